@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+/**
+ * The closed set of error codes. `code` is stable and snake_case; clients branch on it.
+ * Adding a code means adding it here and to `errorStatus` (the switch is exhaustive).
+ */
+export const ERROR_CODES = [
+  'invalid_json',
+  'invalid_body',
+  'validation_failed',
+  'invalid_query',
+  'missing_ingest_key',
+  'invalid_ingest_key',
+  'secret_key_not_allowed',
+  'missing_api_key',
+  'invalid_api_key',
+  'ingest_key_cannot_read',
+  'not_authenticated',
+  'invalid_credentials',
+  'csrf_failed',
+  'signups_closed',
+  'forbidden',
+  'not_found',
+  'project_not_found',
+  'method_not_allowed',
+  'conflict',
+  'payload_too_large',
+  'quota_exceeded',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function errorStatus(code: ErrorCode): number {
+  switch (code) {
+    case 'invalid_json':
+    case 'invalid_body':
+    case 'validation_failed':
+    case 'invalid_query':
+      return 400;
+    case 'missing_ingest_key':
+    case 'invalid_ingest_key':
+    case 'secret_key_not_allowed':
+    case 'missing_api_key':
+    case 'invalid_api_key':
+    case 'ingest_key_cannot_read':
+    case 'not_authenticated':
+    case 'invalid_credentials':
+      return 401;
+    case 'csrf_failed':
+    case 'signups_closed':
+    case 'forbidden':
+      return 403;
+    case 'not_found':
+    case 'project_not_found':
+      return 404;
+    case 'method_not_allowed':
+      return 405;
+    case 'conflict':
+      return 409;
+    case 'payload_too_large':
+      return 413;
+    case 'quota_exceeded':
+    case 'rate_limited':
+      return 429;
+    case 'internal_error':
+      return 500;
+    case 'service_unavailable':
+      return 503;
+    default: {
+      const unreachable: never = code;
+      throw new Error(`unknown error code ${String(unreachable)}`);
+    }
+  }
+}
+
+/** Short, human titles: the `title` member of problem details (constant per code). */
+export const ERROR_TITLES: Record<ErrorCode, string> = {
+  invalid_json: 'Request body is not valid JSON',
+  invalid_body: 'Request body must be a JSON object',
+  validation_failed: 'Request fields are invalid',
+  invalid_query: 'Query parameters are invalid',
+  missing_ingest_key: 'Ingest key missing',
+  invalid_ingest_key: 'Ingest key not recognised',
+  secret_key_not_allowed: 'Secret key sent as an ingest key',
+  missing_api_key: 'API key missing',
+  invalid_api_key: 'API key not recognised',
+  ingest_key_cannot_read: 'Ingest keys cannot read',
+  not_authenticated: 'Not signed in',
+  invalid_credentials: 'Email or password is wrong',
+  csrf_failed: 'CSRF check failed',
+  signups_closed: 'Sign-ups are closed',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  project_not_found: 'Project not found',
+  method_not_allowed: 'Method not allowed',
+  conflict: 'Conflict',
+  payload_too_large: 'Request body too large',
+  quota_exceeded: 'Monthly report quota exceeded',
+  rate_limited: 'Too many requests',
+  internal_error: 'Internal server error',
+  service_unavailable: 'Service unavailable',
+};
+
+export const FieldError = z.object({
+  field: z.string(),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof FieldError>;
+
+/** RFC 9457 problem details, the one error shape of every endpoint. */
+export const ProblemDetails = z.object({
+  ok: z.literal(false),
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.enum(ERROR_CODES),
+  errors: z.array(FieldError).optional(),
+});
+export type ProblemDetails = z.infer<typeof ProblemDetails>;
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** `type` URI of a problem: the error's entry in the instance's API reference. */
+export function problemType(baseUrl: string, code: ErrorCode): string {
+  return `${baseUrl.replace(/\/+$/, '')}/docs#error-${code}`;
+}
+
+export function problem(
+  baseUrl: string,
+  code: ErrorCode,
+  detail: string,
+  errors?: FieldError[],
+): ProblemDetails {
+  return {
+    ok: false,
+    type: problemType(baseUrl, code),
+    title: ERROR_TITLES[code],
+    status: errorStatus(code),
+    detail,
+    code,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
+}

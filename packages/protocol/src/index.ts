@@ -1,0 +1,7 @@
+export * from './errors.js';
+export * from './issues.js';
+export * from './keys.js';
+export * from './outcomes.js';
+export * from './project.schema.js';
+export * from './query.schema.js';
+export * from './report.schema.js';

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { describeValue, LABEL_MAX_LENGTH, Outcome } from './report.schema.js';
+
+export const DEFAULT_PAGE_LIMIT = 20;
+export const MAX_PAGE_LIMIT = 100;
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * A parsed `from`/`to` bound. `end` is the first instant after the bound at the precision the
+ * caller wrote: `to=2026-11-21` covers the whole day, `to=…T10:00:00Z` the whole second (the
+ * wire shows whole seconds, so a report shown as 10:00:00Z is inside `to=…T10:00:00Z`).
+ */
+export interface TimeBound {
+  start: Date;
+  end: Date;
+}
+
+function validCalendarDate(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+export function parseTimeBound(text: string): TimeBound | null {
+  const dateOnly = DATE_ONLY.exec(text);
+  if (dateOnly) {
+    const [y, m, d] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
+    if (!validCalendarDate(y, m, d)) return null;
+    const start = new Date(Date.UTC(y, m - 1, d));
+    return { start, end: new Date(start.getTime() + 86_400_000) };
+  }
+  const match = DATE_TIME.exec(text);
+  if (!match) return null;
+  const [, ys, ms, ds, hs, mins, secs, frac, offset] = match;
+  const [y, m, d, h, min] = [ys, ms, ds, hs, mins].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const s = secs === undefined ? 0 : Number(secs);
+  if (!validCalendarDate(y, m, d) || h > 23 || min > 59 || s > 59) return null;
+  const millis = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
+  let offsetMinutes = 0;
+  if (offset && offset.toUpperCase() !== 'Z') {
+    const digits = offset.replace(':', '');
+    const sign = digits.startsWith('-') ? -1 : 1;
+    const oh = Number(digits.slice(1, 3));
+    const om = Number(digits.slice(3, 5));
+    if (oh > 23 || om > 59) return null;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  const startMs = Date.UTC(y, m - 1, d, h, min, s, millis) - offsetMinutes * 60_000;
+  const precisionMs = frac !== undefined ? 1 : secs !== undefined ? 1000 : 60_000;
+  return { start: new Date(startMs), end: new Date(startMs + precisionMs) };
+}
+
+const positiveInt = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, {
+      error: (i) => `must be a positive integer (received ${describeValue(i.input)})`,
+    })
+    .transform(Number)
+    .refine((n) => Number.isSafeInteger(n) && n >= 1, {
+      error: `must be a positive integer, 1 or more`,
+    })
+    .describe(name);
+
+const timeBound = z.string().transform((text, ctx) => {
+  const bound = parseTimeBound(text);
+  if (!bound) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be an ISO 8601 date (2026-11-21) or date-time (2026-11-21T14:30:00Z, offset optional, UTC when absent); received ${describeValue(text)}`,
+    });
+    return z.NEVER;
+  }
+  return bound;
+});
+
+const label = z.string().max(LABEL_MAX_LENGTH, {
+  error: `must be at most ${LABEL_MAX_LENGTH} characters`,
+});
+
+/**
+ * Query of `GET /v1/dashboard/{projectId}/reports`. Every value arrives as a string; repeated
+ * parameters are refused rather than silently picking one.
+ */
+export const ListReportsQuery = z
+  .object({
+    outcome: Outcome.optional(),
+    tool_name: label.optional(),
+    source: label.optional(),
+    from: timeBound.optional(),
+    to: timeBound.optional(),
+    page: positiveInt('page').optional().default(1),
+    limit: positiveInt('limit')
+      .optional()
+      .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT)),
+  })
+  .refine((q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(), {
+    error: 'from must not be after to',
+    path: ['from'],
+  });
+export type ListReportsQuery = z.output<typeof ListReportsQuery>;
+export type ListReportsQueryInput = z.input<typeof ListReportsQuery>;

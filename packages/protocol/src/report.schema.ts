@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { OUTCOMES } from './outcomes.js';
+
+export const DETAILS_MAX_LENGTH = 10_000;
+export const LABEL_MAX_LENGTH = 200;
+export const METADATA_MAX_KEYS = 20;
+export const METADATA_MAX_BYTES = 2048;
+export const BODY_MAX_BYTES = 64 * 1024;
+
+/** Renders a received value for an error message: short, JSON-ish, never the whole input. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+export const Outcome = z.enum(OUTCOMES, {
+  error: (issue) =>
+    issue.input === undefined
+      ? `is required: one of ${OUTCOMES.join(', ')}`
+      : `must be one of ${OUTCOMES.join(', ')} (received ${describeValue(issue.input)})`,
+});
+export type Outcome = z.infer<typeof Outcome>;
+
+const requiredString = (what: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined
+        ? `is required: ${what}`
+        : `must be a string (received ${describeValue(issue.input)})`,
+  });
+
+/** Optional label: trimmed; an empty string or null means absent. */
+const optionalLabel = z
+  .string({ error: (issue) => `must be a string (received ${describeValue(issue.input)})` })
+  .trim()
+  .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
+  .nullish()
+  .transform((value) => (value ? value : null));
+
+const MetadataValue = z.union([z.string(), z.number(), z.boolean()], {
+  error: (issue) =>
+    `must be a string, number or boolean; nested objects, arrays and null are not allowed (received ${describeValue(issue.input)})`,
+});
+
+export const ReportMetadata = z
+  .record(z.string(), MetadataValue, {
+    error: (issue) =>
+      `must be a flat JSON object of string, number or boolean values (received ${describeValue(issue.input)})`,
+  })
+  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, {
+    error: `must have at most ${METADATA_MAX_KEYS} keys`,
+  })
+  .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= METADATA_MAX_BYTES, {
+    error: `must be at most ${METADATA_MAX_BYTES} bytes when serialized as JSON`,
+  });
+export type ReportMetadata = z.infer<typeof ReportMetadata>;
+
+/**
+ * What an agent says about a tool: the report fields without the key. The MCP tool and the
+ * Express router use this same schema, so validation and messages match everywhere.
+ */
+export const ReportInput = z.object({
+  outcome: Outcome,
+  details: requiredString('what happened, in plain words')
+    .trim()
+    .min(1, { error: 'must not be empty: say what happened, in plain words' })
+    .max(DETAILS_MAX_LENGTH, {
+      error: `must be at most ${DETAILS_MAX_LENGTH} characters; shorten it`,
+    }),
+  tool_name: optionalLabel,
+  source: optionalLabel,
+  metadata: ReportMetadata.nullish().transform((value) => value ?? null),
+});
+export type ReportInput = z.input<typeof ReportInput>;
+export type ValidReportInput = z.output<typeof ReportInput>;
+
+/** `POST /v1/reports` body. Unknown top-level fields are ignored (zod strips them). */
+export const SubmitReportBody = ReportInput.extend({
+  ingest_key: requiredString('your project ingest key, wk_ followed by 32 hex characters'),
+});
+export type SubmitReportBody = z.input<typeof SubmitReportBody>;
+
+export const SubmitReportResponse = z.object({
+  ok: z.literal(true),
+  id: z.string().regex(/^[0-9a-f]{32}$/),
+});
+export type SubmitReportResponse = z.infer<typeof SubmitReportResponse>;
+
+/** `created_at` on the wire: UTC, whole seconds. */
+export const WireTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+
+export const Report = z.object({
+  id: z.string().regex(/^[0-9a-f]{32}$/),
+  outcome: z.enum(OUTCOMES),
+  tool_name: z.string().nullable(),
+  source: z.string().nullable(),
+  details: z.string(),
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+  created_at: WireTimestamp,
+});
+export type Report = z.infer<typeof Report>;
+
+export const ReportStats = z.object({
+  total: z.number().int(),
+  success: z.number().int(),
+  failure: z.number().int(),
+  confusing: z.number().int(),
+  gave_up: z.number().int(),
+  request: z.number().int(),
+});
+export type ReportStats = z.infer<typeof ReportStats>;
+
+export const Pagination = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+});
+
+export const ReportList = z.object({
+  project: z.object({ id: z.string(), name: z.string() }),
+  stats: ReportStats,
+  reports: z.array(Report),
+  pagination: Pagination,
+});
+export type ReportList = z.infer<typeof ReportList>;
+
+export function formatWireTimestamp(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}

@@ -1,0 +1,69 @@
+import { BODY_MAX_BYTES } from '@debrief/protocol';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { AppContext } from './context.js';
+import { registerErrorHandling } from './errors/error-handler.js';
+import { registerHealth } from './health/health.route.js';
+import { registerLenientJsonBody } from './http/json-body.js';
+import { registerListProjects } from './projects/list-projects.route.js';
+import { StreamRegistry } from './realtime/event-stream.js';
+import { registerReportEvents } from './realtime/report-events.route.js';
+import { registerListReports } from './reports/list-reports.route.js';
+import { registerSubmitReport } from './reports/submit-report.route.js';
+
+/** TRUST_PROXY=N: trust the N proxies nearest to the server. */
+function hopsTrusted(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
+export interface AppOptions {
+  logger?: FastifyBaseLogger;
+}
+
+/**
+ * Builds the HTTP app without listening, so tests run it in-process. Every route is registered
+ * here, one line each: this list is the route table.
+ */
+export async function createApp(
+  ctx: AppContext,
+  options: AppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: BODY_MAX_BYTES,
+    trustProxy:
+      typeof ctx.config.trustProxy === 'number'
+        ? hopsTrusted(ctx.config.trustProxy)
+        : ctx.config.trustProxy,
+    // Per-request lines are logged by the onResponse hook below, at debug level.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+  });
+  app.decorateRequest('accountId', '');
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug(
+      {
+        method: request.method,
+        url: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      },
+      'request',
+    );
+  });
+
+  registerErrorHandling(app, ctx.config.publicUrl);
+  registerLenientJsonBody(app);
+
+  const streams = new StreamRegistry();
+  // End event streams first, or closing would wait for every open dashboard to leave.
+  app.addHook('preClose', async () => streams.closeAll());
+
+  registerHealth(app, ctx);
+  registerSubmitReport(app, ctx);
+  registerListProjects(app, ctx);
+  registerListReports(app, ctx);
+  registerReportEvents(app, ctx, streams);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,48 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { LocalEventBus } from './realtime/event-bus.js';
+import { PgEventBus } from './realtime/pg-event-bus.js';
+import { findReportById } from './reports/report.repository.js';
+import { toWireReport } from './reports/report.service.js';
+
+/** Opens the database, brings its schema up to date and starts the realtime bus. */
+export async function buildContext(
+  config: Config,
+  log: FastifyBaseLogger,
+): Promise<AppContext & { close(): Promise<void> }> {
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database);
+    const db = database.kysely;
+    let bus: LocalEventBus | PgEventBus = new LocalEventBus();
+    if (database.postgresUrl) {
+      const pgBus = new PgEventBus(
+        database.postgresUrl,
+        db,
+        async (id) => {
+          const row = await findReportById(db, id);
+          return row ? { projectId: row.project_id, report: toWireReport(row) } : null;
+        },
+        log,
+      );
+      await pgBus.start();
+      bus = pgBus;
+    }
+    return {
+      config,
+      database,
+      db,
+      bus,
+      async close() {
+        await bus.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

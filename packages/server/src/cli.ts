@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ensureAccount, setMonthlyQuota } from './accounts/account.service.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { ApiError } from './errors/api-error.js';
+import { createApiKey } from './keys/key.service.js';
+import { createProject } from './projects/project.service.js';
+import { startServer } from './server.js';
+
+const USAGE = `Usage: debrief <command> [options]
+
+Commands:
+  serve                                   Run the service (API, dashboard, realtime).
+  migrate                                 Bring the database schema up to date and exit.
+  bootstrap --email E --password P --project NAME [--json]
+                                          Create the account if absent, a project with its
+                                          ingest key, and a new API key.
+  account set-quota --email E --monthly N|unlimited|default
+                                          Set an account's monthly report quota.
+
+Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL,
+FREE_TIER_MONTHLY_REPORTS, SIGNUPS, LOG_LEVEL, TRUST_PROXY (see the README).`;
+
+class UsageError extends Error {}
+
+async function withDatabase<T>(
+  config: Config,
+  run: (db: ReturnType<typeof openDatabase>) => Promise<T>,
+): Promise<T> {
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database);
+    return await run(database);
+  } finally {
+    await database.close();
+  }
+}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function serve(config: Config): Promise<void> {
+  const server = await startServer(config);
+  const shutdown = (signal: string) => {
+    server.app.log.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function bootstrap(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      project: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const email = required(values, 'email');
+  const password = required(values, 'password');
+  const projectName = required(values, 'project');
+  const result = await withDatabase(config, async ({ kysely }) => {
+    const account = await ensureAccount(kysely, { email, password });
+    const { project, ingestKey } = await createProject(kysely, account.id, projectName.trim());
+    const apiKey = await createApiKey(kysely, account.id, `bootstrap ${project.name}`);
+    return { account, project, ingestKey, apiKey: apiKey.key };
+  });
+  if (values.json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        account_id: result.account.id,
+        project: result.project,
+        ingest_key: result.ingestKey,
+        api_key: result.apiKey,
+      })}\n`,
+    );
+    return;
+  }
+  process.stdout.write(
+    [
+      `${result.account.created ? 'Created' : 'Using existing'} account ${email} (${result.account.id})`,
+      `Project     ${result.project.name} (${result.project.id})`,
+      `Ingest key  ${result.ingestKey}   (public: put it in SKILL.md, MCP or Express config)`,
+      `API key     ${result.apiKey}   (secret: shown once, reads reports)`,
+      '',
+    ].join('\n'),
+  );
+}
+
+async function setQuota(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, monthly: { type: 'string' } },
+  });
+  const email = required(values, 'email');
+  const monthly = required(values, 'monthly').trim();
+  let setting: number | 'unlimited' | 'default';
+  if (monthly === 'unlimited' || monthly === 'default') setting = monthly;
+  else if (/^\d+$/.test(monthly)) setting = Number(monthly);
+  else throw new UsageError('--monthly takes a whole number, "unlimited" or "default"');
+  await withDatabase(config, ({ kysely }) => setMonthlyQuota(kysely, email, setting));
+  process.stdout.write(`Monthly quota of ${email} set to ${setting}\n`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate': {
+      const applied = await withDatabase(config, (db) => migrateToLatest(db));
+      process.stdout.write(
+        applied.length ? `Applied ${applied.join(', ')}\n` : 'Database is up to date\n',
+      );
+      return;
+    }
+    case 'bootstrap':
+      return bootstrap(config, rest);
+    case 'account':
+      if (rest[0] === 'set-quota') return setQuota(config, rest.slice(1));
+      throw new UsageError(`unknown account command ${JSON.stringify(rest[0] ?? '')}`);
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
+    process.stderr.write(`debrief: ${error.message}\n\n${USAGE}\n`);
+  } else if (error instanceof ConfigError || error instanceof ApiError) {
+    process.stderr.write(`debrief: ${error.message}\n`);
+  } else {
+    process.stderr.write(
+      `debrief: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  }
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The environment, parsed once at start (DESIGN §3). Empty variables count as unset, so
+ * `PORT=` in a .env file falls back to the default instead of failing.
+ */
+const Env = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be between 0 and 65535' })
+    .max(65535, { error: 'must be between 0 and 65535' })
+    .default(8080),
+  HOST: z.string().default('localhost'),
+  DATABASE_URL: z.string().default('./data/debrief.db'),
+  PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an absolute http(s) URL such as https://debrief.example.com',
+    })
+    .optional(),
+  FREE_TIER_MONTHLY_REPORTS: z
+    .union([z.literal('unlimited'), z.coerce.number().int().min(0)], {
+      error: 'must be a whole number of reports (0 or more) or "unlimited"',
+    })
+    .default(1000),
+  SIGNUPS: z.enum(['open', 'closed'], { error: 'must be "open" or "closed"' }).default('open'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | number | string => {
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      if (/^\d+$/.test(value)) return Number(value);
+      return value; // an address list, as Fastify's trustProxy takes it
+    }),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  publicUrl: string;
+  /** Instance default of stored reports per account per UTC month; null = unlimited. */
+  freeTierMonthlyReports: number | null;
+  signups: 'open' | 'closed';
+  logLevel: (typeof LOG_LEVELS)[number];
+  trustProxy: boolean | number | string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key in Env.shape && value !== ''),
+  );
+  const parsed = Env.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `  ${name} ${issue.message} (received ${JSON.stringify(present[name])})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const localHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://${localHost}:${e.PORT}`).replace(/\/+$/, ''),
+    freeTierMonthlyReports:
+      e.FREE_TIER_MONTHLY_REPORTS === 'unlimited' ? null : e.FREE_TIER_MONTHLY_REPORTS,
+    signups: e.SIGNUPS,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { DB } from './db/schema.js';
+import type { EventBus } from './realtime/event-bus.js';
+
+/**
+ * Everything a service needs, built once at start (`buildContext`) and passed in: no module
+ * holds a database, a config or a bus of its own.
+ */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Kysely<DB>;
+  bus: EventBus;
+}

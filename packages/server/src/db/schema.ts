@@ -1,0 +1,76 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Timestamps are `timestamptz` on PostgreSQL (read back as Date) and ISO 8601 text with
+ * milliseconds on SQLite (read back as string, which sorts correctly). Always written as ISO text.
+ */
+export type Timestamp = ColumnType<Date | string, string, string>;
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  /** Per-account override of the instance's monthly quota; null = use the instance default. */
+  monthly_quota: number | null;
+  /** 1 = no monthly limit (integer rather than boolean so both dialects read the same value). */
+  quota_unlimited: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface ProjectsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface IngestKeysTable {
+  id: string;
+  project_id: string;
+  key: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface ReportsTable {
+  id: string;
+  project_id: string;
+  outcome: string;
+  tool_name: string | null;
+  source: string | null;
+  details: string;
+  /** JSON text of a flat object, or null. */
+  metadata: string | null;
+  created_at: Timestamp;
+}
+
+export interface UsageCountersTable {
+  account_id: string;
+  /** UTC calendar month, `YYYY-MM`. */
+  month: string;
+  count: number;
+}
+
+export interface DB {
+  accounts: AccountsTable;
+  projects: ProjectsTable;
+  ingest_keys: IngestKeysTable;
+  api_keys: ApiKeysTable;
+  reports: ReportsTable;
+  usage_counters: UsageCountersTable;
+}
+
+export function toDate(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value);
+}

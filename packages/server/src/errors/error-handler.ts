@@ -1,0 +1,83 @@
+import {
+  type ErrorCode,
+  type FieldError,
+  PROBLEM_CONTENT_TYPE,
+  type ProblemDetails,
+  problem,
+} from '@debrief/protocol';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from './api-error.js';
+
+export function sendProblem(
+  reply: FastifyReply,
+  body: ProblemDetails,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply.code(body.status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+/** Framework errors (body limit, bad URL, …) keep their status but get our shape and a code. */
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 404:
+      return 'not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 413:
+      return 'payload_too_large';
+    case 429:
+      return 'rate_limited';
+    case 503:
+      return 'service_unavailable';
+    default:
+      return status >= 400 && status < 500 ? 'invalid_body' : 'internal_error';
+  }
+}
+
+function frameworkDetail(error: FastifyError, code: ErrorCode, bodyLimit: number): string {
+  if (code === 'payload_too_large') {
+    return `The request body is larger than ${bodyLimit / 1024} KiB. Shorten details (at most 10,000 characters) and metadata (at most 2 KiB).`;
+  }
+  return error.message;
+}
+
+/** One handler for every error of the app, so every failure has the one problem-details shape. */
+export function registerErrorHandling(app: FastifyInstance, publicUrl: string): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      return sendProblem(
+        reply,
+        problem(publicUrl, error.code, error.detail, error.options.errors as FieldError[]),
+        error.options.headers,
+      );
+    }
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    const code = codeForStatus(status);
+    if (code === 'internal_error') {
+      request.log.error({ err: error }, 'unhandled error');
+      return sendProblem(
+        reply,
+        problem(
+          publicUrl,
+          code,
+          'Something went wrong on our side and nothing was changed. Retry in a moment; if it persists, tell the operator of this Debrief instance.',
+        ),
+      );
+    }
+    return sendProblem(
+      reply,
+      problem(publicUrl, code, frameworkDetail(error, code, app.initialConfig.bodyLimit ?? 0)),
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      reply,
+      problem(
+        publicUrl,
+        'not_found',
+        `There is no endpoint ${request.method} ${request.url.split('?')[0]}. The endpoints are listed in /openapi.json; reports are sent with POST /v1/reports.`,
+      ),
+    ),
+  );
+}

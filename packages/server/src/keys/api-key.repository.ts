@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+export async function insertApiKey(
+  db: Kysely<DB>,
+  row: {
+    id: string;
+    accountId: string;
+    name: string;
+    prefix: string;
+    keyHash: string;
+    createdAt: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: row.id,
+      account_id: row.accountId,
+      name: row.name,
+      prefix: row.prefix,
+      key_hash: row.keyHash,
+      created_at: row.createdAt.toISOString(),
+      last_used_at: null,
+      revoked_at: null,
+    })
+    .execute();
+}
+
+export async function findApiKeyByHash(db: Kysely<DB>, keyHash: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'account_id', 'revoked_at', 'last_used_at'])
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+export async function listApiKeysOfAccount(db: Kysely<DB>, accountId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function revokeApiKey(db: Kysely<DB>, accountId: string, keyId: string, at: Date) {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at.toISOString() })
+    .where('id', '=', keyId)
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Records use, at most once a minute per key: a write per read request would make every read
+ * contend with report inserts for the database's single writer.
+ */
+export async function touchApiKey(db: Kysely<DB>, keyId: string, now: Date): Promise<void> {
+  const staleBefore = new Date(now.getTime() - 60_000).toISOString();
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now.toISOString() })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+    .execute();
+}

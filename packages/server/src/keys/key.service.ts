@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import {
+  API_KEY_PREFIX,
+  apiKeyVisiblePrefix,
+  generateApiKey,
+  generateIngestKey,
+  INGEST_KEY_PREFIX,
+  isApiKeyWellFormed,
+  isIngestKeyFormat,
+  isSecretKeyLike,
+} from '@debrief/protocol';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { ApiError } from '../errors/api-error.js';
+import { newId } from '../ids.js';
+import {
+  findApiKeyByHash,
+  insertApiKey,
+  listApiKeysOfAccount,
+  revokeApiKey,
+  touchApiKey,
+} from './api-key.repository.js';
+import {
+  findActiveIngestKeyOfProject,
+  findIngestTarget,
+  insertIngestKey,
+  revokeIngestKeysOfProject,
+} from './ingest-key.repository.js';
+
+/** A SHA-256 of a 190-bit random key is enough: there is nothing to brute-force. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export async function issueIngestKey(db: Kysely<DB>, projectId: string): Promise<string> {
+  const key = generateIngestKey();
+  await insertIngestKey(db, { id: newId(), projectId, key, createdAt: new Date() });
+  return key;
+}
+
+export async function getIngestKey(db: Kysely<DB>, projectId: string): Promise<string | null> {
+  return (await findActiveIngestKeyOfProject(db, projectId))?.key ?? null;
+}
+
+/** Revokes the project's ingest key (it stops working at once) and issues a new one. */
+export async function rotateIngestKey(db: Kysely<DB>, projectId: string): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    await revokeIngestKeysOfProject(trx, projectId, new Date());
+    return issueIngestKey(trx, projectId);
+  });
+}
+
+export interface IngestTarget {
+  projectId: string;
+  accountId: string;
+  monthlyQuota: number | null;
+  quotaUnlimited: boolean;
+}
+
+/** Checks the `ingest_key` of a report body, before any other field (DESIGN §2). */
+export async function resolveIngestKey(db: Kysely<DB>, raw: unknown): Promise<IngestTarget> {
+  if (raw === undefined || raw === null || raw === '') {
+    throw new ApiError(
+      'missing_ingest_key',
+      'The body has no ingest_key. Add "ingest_key": "wk_…" (the project ingest key shown in the Debrief dashboard or in the SKILL.md you were given) to the JSON body; no header is needed.',
+    );
+  }
+  if (typeof raw !== 'string') {
+    throw new ApiError(
+      'invalid_ingest_key',
+      'ingest_key must be a string: wk_ followed by 32 lowercase hex characters.',
+    );
+  }
+  if (isSecretKeyLike(raw)) {
+    throw new ApiError(
+      'secret_key_not_allowed',
+      `ingest_key holds a secret API key (${API_KEY_PREFIX}…). Secret keys read data and must never be embedded in agents, skills or client code: use the project's public ingest key (${INGEST_KEY_PREFIX} + 32 hex characters) instead, and consider revoking the exposed API key.`,
+    );
+  }
+  if (!isIngestKeyFormat(raw)) {
+    throw new ApiError(
+      'invalid_ingest_key',
+      'ingest_key is not a valid ingest key: expected wk_ followed by 32 lowercase hex characters. Copy it again from the dashboard or SKILL.md.',
+    );
+  }
+  const target = await findIngestTarget(db, raw);
+  if (!target) {
+    throw new ApiError(
+      'invalid_ingest_key',
+      'This ingest key is unknown or has been rotated. Ask the tool developer for the current key (shown in the Debrief dashboard).',
+    );
+  }
+  return {
+    projectId: target.project_id,
+    accountId: target.account_id,
+    monthlyQuota: target.monthly_quota,
+    quotaUnlimited: target.quota_unlimited === 1,
+  };
+}
+
+export async function createApiKey(db: Kysely<DB>, accountId: string, name: string) {
+  const key = generateApiKey();
+  const row = {
+    id: newId(),
+    accountId,
+    name,
+    prefix: apiKeyVisiblePrefix(key),
+    keyHash: hashApiKey(key),
+    createdAt: new Date(),
+  };
+  await insertApiKey(db, row);
+  return { id: row.id, name, prefix: row.prefix, createdAt: row.createdAt, key };
+}
+
+export async function listApiKeys(db: Kysely<DB>, accountId: string) {
+  return listApiKeysOfAccount(db, accountId);
+}
+
+export async function revokeApiKeyOfAccount(db: Kysely<DB>, accountId: string, keyId: string) {
+  const revoked = await revokeApiKey(db, accountId, keyId, new Date());
+  if (revoked === 0)
+    throw new ApiError('not_found', 'No active API key with this id in your account.');
+}
+
+/** The account an `Authorization: Bearer` API key belongs to, or the reason it is refused. */
+export async function authenticateApiKey(
+  db: Kysely<DB>,
+  header: string | undefined,
+): Promise<string> {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) {
+    throw new ApiError(
+      'missing_api_key',
+      `Send your API key as "Authorization: Bearer ${API_KEY_PREFIX}…". API keys are created in the dashboard (or with \`debrief bootstrap\`) and shown once.`,
+    );
+  }
+  const key = match[1]!;
+  if (key.startsWith(INGEST_KEY_PREFIX) && !isSecretKeyLike(key)) {
+    throw new ApiError(
+      'ingest_key_cannot_read',
+      `This is an ingest key (${INGEST_KEY_PREFIX}…): it can only submit reports, in the body of POST /v1/reports. Reading needs a secret API key (${API_KEY_PREFIX}…) from the dashboard.`,
+    );
+  }
+  if (!isApiKeyWellFormed(key)) {
+    throw new ApiError(
+      'invalid_api_key',
+      `This is not a valid API key: expected ${API_KEY_PREFIX} followed by base62 characters with a matching checksum. It may be truncated or mistyped; copy it again.`,
+    );
+  }
+  const row = await findApiKeyByHash(db, hashApiKey(key));
+  if (!row || row.revoked_at !== null) {
+    throw new ApiError(
+      'invalid_api_key',
+      'This API key is unknown or has been revoked. Create a new one in the dashboard.',
+    );
+  }
+  await touchApiKey(db, row.id, new Date());
+  return row.account_id;
+}

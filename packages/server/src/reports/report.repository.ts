@@ -1,0 +1,120 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+export interface ReportFilters {
+  outcome?: string;
+  toolName?: string;
+  source?: string;
+  /** Inclusive lower bound. */
+  from?: Date;
+  /** Exclusive upper bound. */
+  before?: Date;
+}
+
+export interface NewReport {
+  id: string;
+  projectId: string;
+  outcome: string;
+  toolName: string | null;
+  source: string | null;
+  details: string;
+  metadata: string | null;
+  createdAt: Date;
+}
+
+const REPORT_COLUMNS = [
+  'id',
+  'outcome',
+  'tool_name',
+  'source',
+  'details',
+  'metadata',
+  'created_at',
+] as const;
+
+export async function insertReport(db: Kysely<DB>, report: NewReport): Promise<void> {
+  await db
+    .insertInto('reports')
+    .values({
+      id: report.id,
+      project_id: report.projectId,
+      outcome: report.outcome,
+      tool_name: report.toolName,
+      source: report.source,
+      details: report.details,
+      metadata: report.metadata,
+      created_at: report.createdAt.toISOString(),
+    })
+    .execute();
+}
+
+function applyFilters<O>(
+  query: SelectQueryBuilder<DB, 'reports', O>,
+  projectId: string,
+  filters: ReportFilters,
+): SelectQueryBuilder<DB, 'reports', O> {
+  let q = query.where('project_id', '=', projectId);
+  if (filters.outcome !== undefined) q = q.where('outcome', '=', filters.outcome);
+  if (filters.toolName !== undefined) q = q.where('tool_name', '=', filters.toolName);
+  if (filters.source !== undefined) q = q.where('source', '=', filters.source);
+  if (filters.from !== undefined) q = q.where('created_at', '>=', filters.from.toISOString());
+  if (filters.before !== undefined) q = q.where('created_at', '<', filters.before.toISOString());
+  return q;
+}
+
+export async function listReportsPage(
+  db: Kysely<DB>,
+  projectId: string,
+  filters: ReportFilters,
+  page: { offset: number; limit: number },
+) {
+  return applyFilters(db.selectFrom('reports').select(REPORT_COLUMNS), projectId, filters)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** Number of reports per outcome under the filters (the caller leaves `outcome` out: facets). */
+export async function countReportsByOutcome(
+  db: Kysely<DB>,
+  projectId: string,
+  filters: Omit<ReportFilters, 'outcome'>,
+): Promise<Map<string, number>> {
+  const rows = await applyFilters(
+    db.selectFrom('reports').select((eb) => ['outcome', eb.fn.countAll<number | string>().as('n')]),
+    projectId,
+    filters,
+  )
+    .groupBy('outcome')
+    .execute();
+  return new Map(rows.map((row) => [row.outcome, Number(row.n)]));
+}
+
+export async function findReportById(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('reports')
+    .select([...REPORT_COLUMNS, 'project_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Reports of a project after an id, oldest first: the backlog of a resumed event stream. */
+export async function listReportsAfterId(
+  db: Kysely<DB>,
+  projectId: string,
+  afterId: string,
+  limit: number,
+) {
+  return db
+    .selectFrom('reports')
+    .select(REPORT_COLUMNS)
+    .where('project_id', '=', projectId)
+    .where('id', '>', afterId)
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+export type ReportRow = Awaited<ReturnType<typeof listReportsPage>>[number];

@@ -1,0 +1,145 @@
+import {
+  formatWireTimestamp,
+  type ListReportsQuery,
+  OUTCOMES,
+  type Report,
+  type ReportList,
+  type ReportMetadata,
+  type ValidReportInput,
+} from '@debrief/protocol';
+import { effectiveMonthlyQuota } from '../accounts/account.service.js';
+import type { AppContext } from '../context.js';
+import { toDate } from '../db/schema.js';
+import { ApiError } from '../errors/api-error.js';
+import { newId } from '../ids.js';
+import type { IngestTarget } from '../keys/key.service.js';
+import { getOwnedProject } from '../projects/project.service.js';
+import {
+  countReportsByOutcome,
+  insertReport,
+  listReportsPage,
+  type ReportFilters,
+  type ReportRow,
+} from './report.repository.js';
+import { incrementUsageWithinQuota } from './usage.repository.js';
+
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+}
+
+export function usageMonth(date: Date): string {
+  return date.toISOString().slice(0, 7);
+}
+
+export function startOfNextMonth(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
+}
+
+export function toWireReport(row: ReportRow): Report {
+  return {
+    id: row.id,
+    outcome: row.outcome as Report['outcome'],
+    tool_name: row.tool_name,
+    source: row.source,
+    details: row.details,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as ReportMetadata),
+    created_at: formatWireTimestamp(toDate(row.created_at)),
+  };
+}
+
+/**
+ * Stores a report if the account has quota left this month. The quota count and the insert
+ * commit together or not at all; a 201 is sent only after the commit.
+ */
+export async function submitReport(
+  ctx: AppContext,
+  target: IngestTarget,
+  input: ValidReportInput,
+): Promise<Report> {
+  const now = new Date();
+  const limit = effectiveMonthlyQuota(ctx, {
+    monthly_quota: target.monthlyQuota,
+    quota_unlimited: target.quotaUnlimited ? 1 : 0,
+  });
+  const row = {
+    id: newId(now.getTime()),
+    projectId: target.projectId,
+    outcome: input.outcome,
+    toolName: input.tool_name,
+    source: input.source,
+    details: input.details,
+    metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
+    createdAt: now,
+  };
+  const stored = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await incrementUsageWithinQuota(trx, target.accountId, usageMonth(now), limit)))
+      return false;
+    await insertReport(trx, row);
+    return true;
+  });
+  if (!stored) {
+    const resetAt = startOfNextMonth(now);
+    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+    throw new ApiError(
+      'quota_exceeded',
+      `This account has stored its ${limit} reports for ${usageMonth(now)} (UTC), so this report was not stored. The quota resets at ${formatWireTimestamp(resetAt)}; retry after that, or ask the developer of this tool to raise the limit.`,
+      { headers: { 'Retry-After': String(retryAfter) } },
+    );
+  }
+  const report = toWireReport({
+    id: row.id,
+    outcome: row.outcome,
+    tool_name: row.toolName,
+    source: row.source,
+    details: row.details,
+    metadata: row.metadata,
+    created_at: now,
+  });
+  ctx.bus.publish(target.projectId, report);
+  return report;
+}
+
+export async function listReports(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  query: ListReportsQuery,
+): Promise<ReportList> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const facets: Omit<ReportFilters, 'outcome'> = {
+    toolName: query.tool_name,
+    source: query.source,
+    from: query.from?.start,
+    before: query.to?.end,
+  };
+  const counts = await countReportsByOutcome(ctx.db, project.id, facets);
+  const matching = query.outcome ? (counts.get(query.outcome) ?? 0) : sum(counts.values());
+  const offset = (query.page - 1) * query.limit;
+  // A page past the end is an empty page, answered without asking the database for it.
+  const rows =
+    offset < matching
+      ? await listReportsPage(
+          ctx.db,
+          project.id,
+          { ...facets, outcome: query.outcome },
+          { offset, limit: query.limit },
+        )
+      : [];
+  const stats = { total: 0, success: 0, failure: 0, confusing: 0, gave_up: 0, request: 0 };
+  for (const outcome of OUTCOMES) {
+    stats[outcome] = counts.get(outcome) ?? 0;
+    stats.total += stats[outcome];
+  }
+  return {
+    project: { id: project.id, name: project.name },
+    stats,
+    reports: rows.map(toWireReport),
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      total: matching,
+    },
+  };
+}

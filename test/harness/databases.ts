@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomHex } from '@debrief/protocol';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+/**
+ * The dialects every storage and route test runs on: SQLite always, PostgreSQL whenever the
+ * global setup could start a cluster. Use with `describe.each(DIALECTS)`.
+ */
+export const DIALECTS: TestDialect[] = inject('postgresUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database: a temporary SQLite file, or a new database in the test cluster. */
+export async function createTestDatabase(dialect: TestDialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'debrief-sqlite-'));
+    return {
+      url: join(dir, 'debrief.db'),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const adminUrl = inject('postgresUrl');
+  if (!adminUrl) throw new Error('PostgreSQL is not available in this test run');
+  const name = `t_${randomHex(8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}

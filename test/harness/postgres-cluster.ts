@@ -1,0 +1,81 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A throwaway PostgreSQL cluster on a free loopback port, removed by `stop()`. */
+export interface PostgresCluster {
+  url: string;
+  stop(): void;
+}
+
+/** Where initdb and pg_ctl are: `''` when on PATH, a directory, or null when not installed. */
+function findBinDir(): string | null {
+  if (spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim()) return '';
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  for (const version of versions) {
+    const dir = join(root, version, 'bin');
+    if (existsSync(join(dir, 'initdb'))) return dir;
+  }
+  return null;
+}
+
+export function postgresAvailable(): boolean {
+  return findBinDir() !== null;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const binDir = findBinDir();
+  if (binDir === null) throw new Error('PostgreSQL binaries (initdb, pg_ctl) not found');
+  const bin = (name: string) => (binDir ? join(binDir, name) : name);
+  // PostgreSQL refuses to run as root: as root, run it as the postgres user.
+  const asRoot = process.getuid?.() === 0;
+  const run = (command: string, args: string[]) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', bin(command), ...args], { stdio: 'pipe' })
+      : execFileSync(bin(command), args, { stdio: 'pipe' });
+
+  const dir = mkdtempSync(join(tmpdir(), 'debrief-pg-'));
+  chmodSync(dir, 0o777);
+  const dataDir = join(dir, 'data');
+  if (asRoot) execFileSync('chown', ['postgres', dir]);
+  const port = await freePort();
+  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  run('pg_ctl', [
+    '-D',
+    dataDir,
+    '-l',
+    join(dir, 'postgres.log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+    'start',
+  ]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

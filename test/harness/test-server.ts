@@ -1,0 +1,92 @@
+import { randomHex } from '@debrief/protocol';
+import {
+  buildContext,
+  type Config,
+  createApiKey,
+  createApp,
+  createLogger,
+  createProject,
+  ensureAccount,
+  loadConfig,
+  setMonthlyQuota,
+} from '@debrief/server';
+import type { FastifyInstance } from 'fastify';
+import { createTestDatabase, type TestDialect } from './databases.js';
+
+export interface TestServer {
+  /** Base URL of the server, listening on 127.0.0.1 on a free port. */
+  url: string;
+  app: FastifyInstance;
+  ctx: Awaited<ReturnType<typeof buildContext>>;
+  config: Config;
+  /** A fresh account with a project, its ingest key and an API key. */
+  tenant(options?: { monthlyQuota?: number }): Promise<Tenant>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real Debrief server over real HTTP, on a fresh database of the dialect. Tests isolate
+ * themselves by data: each makes the tenants it needs.
+ */
+export async function startTestServer(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...env,
+  });
+  const log = createLogger(config);
+  const ctx = await buildContext(config, log);
+  const app = await createApp(ctx, { logger: log });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  if (!env.PUBLIC_URL) config.publicUrl = url;
+  return {
+    url,
+    app,
+    ctx,
+    config,
+    tenant: (options) => createTenant(ctx, options),
+    async close() {
+      await app.close();
+      await ctx.close();
+      await database.drop();
+    },
+  };
+}
+
+export interface Tenant {
+  accountId: string;
+  email: string;
+  projectId: string;
+  projectName: string;
+  ingestKey: string;
+  apiKey: string;
+}
+
+/** A fresh account (without a password: scrypt costs ~100 ms a test) with one project. */
+export async function createTenant(
+  ctx: Awaited<ReturnType<typeof buildContext>>,
+  options: { monthlyQuota?: number } = {},
+): Promise<Tenant> {
+  const email = `t-${randomHex(6)}@example.test`;
+  const account = await ensureAccount(ctx.db, { email, password: null });
+  if (options.monthlyQuota !== undefined)
+    await setMonthlyQuota(ctx.db, email, options.monthlyQuota);
+  const { project, ingestKey } = await createProject(ctx.db, account.id, `Project ${randomHex(3)}`);
+  const apiKey = await createApiKey(ctx.db, account.id, 'test');
+  return {
+    accountId: account.id,
+    email,
+    projectId: project.id,
+    projectName: project.name,
+    ingestKey,
+    apiKey: apiKey.key,
+  };
+}
