@@ -71,7 +71,7 @@ Send a report:
 Pick exactly one \`outcome\`:
 ${outcomes}
 
-Run this, replacing only the three \`<…>\` placeholders (keep the JSON valid; \`details\` at most 10,000 characters):
+Run this, replacing only the three \`<…>\` placeholders (keep the JSON valid; \`details\` at most ${DETAILS_MAX_LENGTH.toLocaleString('en-US')} characters):
 
 \`\`\`bash
 ${renderCurlCommand(options)}
