@@ -127,11 +127,17 @@ export async function authenticateApiKey(
   db: Kysely<DB>,
   header: string | undefined,
 ): Promise<string> {
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) {
+  if (!header?.trim()) {
     throw new ApiError(
       'missing_api_key',
       `Send your API key as "Authorization: Bearer ${API_KEY_PREFIX}…". API keys are created in the dashboard (or with \`debrief bootstrap\`) and shown once.`,
+    );
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new ApiError(
+      'invalid_api_key',
+      `The Authorization header must be "Bearer ${API_KEY_PREFIX}…" (the word Bearer, one space, the key).`,
     );
   }
   const key = match[1]!;
