@@ -1,3 +1,4 @@
+export * from './console.schema.js';
 export * from './errors.js';
 export * from './issues.js';
 export * from './keys.js';

@@ -1,5 +1,8 @@
 import { BODY_MAX_BYTES } from '@debrief/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { registerAuthConfig } from './accounts/auth-config.route.js';
+import { registerSignin } from './accounts/signin.route.js';
+import { registerSignup } from './accounts/signup.route.js';
 import type { AppContext } from './context.js';
 import { registerErrorHandling } from './errors/error-handler.js';
 import { registerHealth } from './health/health.route.js';
@@ -9,6 +12,9 @@ import { StreamRegistry } from './realtime/event-stream.js';
 import { registerReportEvents } from './realtime/report-events.route.js';
 import { registerListReports } from './reports/list-reports.route.js';
 import { registerSubmitReport } from './reports/submit-report.route.js';
+import { registerGetSession } from './sessions/get-session.route.js';
+import { registerSessions } from './sessions/require-session.js';
+import { registerSignout } from './sessions/signout.route.js';
 
 /** TRUST_PROXY=N: trust the N proxies nearest to the server. */
 function hopsTrusted(hops: number) {
@@ -63,6 +69,13 @@ export async function createApp(
   registerListProjects(app, ctx);
   registerListReports(app, ctx);
   registerReportEvents(app, ctx, streams);
+
+  registerSessions(app);
+  registerAuthConfig(app, ctx);
+  registerSignup(app, ctx);
+  registerSignin(app, ctx);
+  registerGetSession(app, ctx);
+  registerSignout(app, ctx);
 
   await app.ready();
   return app;

@@ -62,6 +62,15 @@ export interface UsageCountersTable {
   count: number;
 }
 
+export interface SessionsTable {
+  /** SHA-256 (hex) of the random session id in the cookie: a leaked table signs nobody in. */
+  id_hash: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -69,6 +78,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   usage_counters: UsageCountersTable;
+  sessions: SessionsTable;
 }
 
 export function toDate(value: Date | string): Date {

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { notAuthenticated } from '../sessions/require-session.js';
+import { resolveSession, sessionIdOf } from '../sessions/session.service.js';
 import { authenticateApiKey } from './key.service.js';
 
 declare module 'fastify' {
@@ -10,11 +12,20 @@ declare module 'fastify' {
 }
 
 /**
- * Who is reading: the account of the `Authorization: Bearer` API key. This is the one place
- * that decides it, so other credentials (a dashboard session) plug in here.
+ * Who is reading: the account of the `Authorization: Bearer` API key or, when the request has
+ * no Authorization header, of the dashboard session cookie. Reads change nothing, so the
+ * session needs no CSRF token here (and SameSite=Lax keeps the cookie off cross-site fetches).
+ * This is the one place that decides it.
  */
 export function requireReader(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
-    request.accountId = await authenticateApiKey(ctx.db, request.headers.authorization);
+    const authorization = request.headers.authorization;
+    if (authorization === undefined && sessionIdOf(request)) {
+      const session = await resolveSession(ctx.db, request);
+      if (!session) throw notAuthenticated();
+      request.accountId = session.accountId;
+      return;
+    }
+    request.accountId = await authenticateApiKey(ctx.db, authorization);
   };
 }

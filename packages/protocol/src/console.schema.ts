@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { PROJECT_NAME_MAX_LENGTH, Project } from './project.schema.js';
+import { parseTimeBound, type TimeBound } from './query.schema.js';
+import { describeValue, LABEL_MAX_LENGTH, ReportStats, WireTimestamp } from './report.schema.js';
+
+/**
+ * The session-authenticated JSON API of the dashboard (`/v1/auth/*`, `/v1/console/*`). The
+ * server validates with these schemas and the dashboard may type its calls with them.
+ */
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** scrypt hashes any length, but an unbounded password is a cheap way to burn CPU. */
+export const PASSWORD_MAX_LENGTH = 1024;
+
+const Email = z
+  .string({ error: 'is required: your email address' })
+  .trim()
+  .max(254, { error: 'must be at most 254 characters' })
+  .pipe(z.email({ error: 'must be an email address such as you@example.com' }));
+
+export const SignupBody = z.object({
+  email: Email,
+  password: z
+    .string({ error: 'is required' })
+    .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
+    .max(PASSWORD_MAX_LENGTH, { error: `must be at most ${PASSWORD_MAX_LENGTH} characters` }),
+});
+export type SignupBody = z.input<typeof SignupBody>;
+
+/** Sign-in checks no password rule: a rule change must not lock out older accounts. */
+export const SigninBody = z.object({
+  email: z
+    .string({ error: 'is required: your email address' })
+    .trim()
+    .min(1, { error: 'is required' })
+    .max(254, { error: 'must be at most 254 characters' }),
+  password: z
+    .string({ error: 'is required' })
+    .min(1, { error: 'is required' })
+    .max(PASSWORD_MAX_LENGTH, { error: `must be at most ${PASSWORD_MAX_LENGTH} characters` }),
+});
+export type SigninBody = z.input<typeof SigninBody>;
+
+export const Signups = z.enum(['open', 'closed']);
+
+export const Usage = z.object({
+  /** UTC calendar month, `YYYY-MM`. */
+  month: z.string().regex(/^\d{4}-\d{2}$/),
+  used: z.number().int(),
+  /** null = unlimited. */
+  limit: z.number().int().nullable(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export const SessionInfo = z.object({
+  account: z.object({ id: z.string(), email: z.string() }),
+  csrf_token: z.string(),
+  signups: Signups,
+  usage: Usage,
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+export const AuthConfig = z.object({ signups: Signups, public_url: z.string() });
+export type AuthConfig = z.infer<typeof AuthConfig>;
+
+/** A project or API key name: trimmed, 1–100 characters. */
+export const NameBody = z.object({
+  name: z
+    .string({ error: 'is required: a name of 1 to 100 characters' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(PROJECT_NAME_MAX_LENGTH, {
+      error: `must be at most ${PROJECT_NAME_MAX_LENGTH} characters`,
+    }),
+});
+export type NameBody = z.input<typeof NameBody>;
+
+export const ConsoleProject = Project.extend({ last_7_days: ReportStats });
+export type ConsoleProject = z.infer<typeof ConsoleProject>;
+export const ConsoleProjectList = z.array(ConsoleProject);
+
+export const CreatedProject = z.object({ project: Project, ingest_key: z.string() });
+export type CreatedProject = z.infer<typeof CreatedProject>;
+
+export const IngestKeyResponse = z.object({ ingest_key: z.string() });
+
+export const ApiKeyInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  created_at: WireTimestamp,
+  last_used_at: WireTimestamp.nullable(),
+  revoked_at: WireTimestamp.nullable(),
+});
+export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
+export const ApiKeyList = z.array(ApiKeyInfo);
+
+export const CreatedApiKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  created_at: WireTimestamp,
+  /** The secret, shown once. */
+  key: z.string(),
+});
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+const optionalBound = z
+  .string()
+  .transform((text, ctx): TimeBound => {
+    const bound = parseTimeBound(text);
+    if (!bound) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be an ISO 8601 date (2026-11-21) or date-time (2026-11-21T14:30:00Z); received ${describeValue(text)}`,
+      });
+      return z.NEVER;
+    }
+    return bound;
+  })
+  .optional();
+
+const label = z
+  .string()
+  .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
+  .optional();
+
+/** At most this many days in one timeseries: a year and a day (leap years). */
+export const TIMESERIES_MAX_DAYS = 366;
+export const TIMESERIES_DEFAULT_DAYS = 14;
+
+export const StatsQuery = z
+  .object({ from: optionalBound, to: optionalBound, tool_name: label, source: label })
+  .refine((q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(), {
+    error: 'from must not be after to',
+    path: ['from'],
+  });
+export type StatsQuery = z.output<typeof StatsQuery>;
+
+export const OutcomeCounts = ReportStats.omit({ total: true });
+
+export const Timeseries = z.object({
+  days: z.array(OutcomeCounts.extend({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) })),
+});
+export type Timeseries = z.infer<typeof Timeseries>;
+
+export const ToolStats = z.object({
+  tools: z.array(
+    ReportStats.extend({
+      /** null = reports sent without a tool name. */
+      tool_name: z.string().nullable(),
+      success_rate: z.number().min(0).max(1),
+    }),
+  ),
+});
+export type ToolStats = z.infer<typeof ToolStats>;
+
+export const IntegrateInfo = z.object({
+  public_url: z.string(),
+  ingest_key: z.string(),
+  skill_block: z.string(),
+  mcp_snippet: z.string(),
+  express_snippet: z.string(),
+  /** JSON text of an OpenAPI path item for the Express route. */
+  openapi_fragment: z.string(),
+});
+export type IntegrateInfo = z.infer<typeof IntegrateInfo>;

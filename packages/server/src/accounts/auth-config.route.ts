@@ -1,0 +1,14 @@
+import type { AuthConfig } from '@debrief/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+
+/** What the sign-in page needs before anyone is signed in. */
+export function registerAuthConfig(app: FastifyInstance, ctx: AppContext): void {
+  app.get(
+    '/v1/auth/config',
+    async (): Promise<AuthConfig> => ({
+      signups: ctx.config.signups,
+      public_url: ctx.config.publicUrl,
+    }),
+  );
+}

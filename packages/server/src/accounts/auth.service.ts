@@ -1,0 +1,82 @@
+import type { SessionInfo } from '@debrief/protocol';
+import { randomHex } from '@debrief/protocol';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../errors/api-error.js';
+import { usageMonth } from '../reports/report.service.js';
+import { getUsage } from '../reports/usage.repository.js';
+import { findAccountByEmail, findAccountById } from './account.repository.js';
+import { effectiveMonthlyQuota, normalizeEmail } from './account.service.js';
+import { hashPassword, verifyPassword } from './password.js';
+import type { SigninThrottle } from './signin-throttle.js';
+
+const INVALID_CREDENTIALS =
+  'The email or the password is wrong. Check both and retry; after several failed tries, sign-in is paused for a while.';
+
+/** This month's stored reports of the account against its limit (null = unlimited). */
+export async function accountUsage(ctx: AppContext, accountId: string) {
+  const account = await findAccountById(ctx.db, accountId);
+  if (!account) throw new ApiError('not_authenticated', 'This account no longer exists.');
+  const month = usageMonth(new Date());
+  return {
+    month,
+    used: await getUsage(ctx.db, accountId, month),
+    limit: effectiveMonthlyQuota(ctx, account),
+  };
+}
+
+/** The body of GET /v1/auth/session, sign-up and sign-in. */
+export async function sessionInfo(
+  ctx: AppContext,
+  account: { id: string; email: string },
+  csrfToken: string,
+): Promise<SessionInfo> {
+  return {
+    account: { id: account.id, email: account.email },
+    csrf_token: csrfToken,
+    signups: ctx.config.signups,
+    usage: await accountUsage(ctx, account.id),
+  };
+}
+
+export interface Authenticator {
+  signIn(
+    input: { email: string; password: string },
+    ip: string,
+  ): Promise<{ id: string; email: string }>;
+}
+
+/**
+ * Email and password sign-in. Unknown emails and accounts without a password (made by the
+ * CLI) are checked against a dummy hash, so they take as long as a wrong password and get the
+ * same answer: the response does not tell which emails have accounts.
+ */
+export function createAuthenticator(ctx: AppContext, throttle: SigninThrottle): Authenticator {
+  let dummyHash: Promise<string> | null = null;
+  return {
+    async signIn(input, ip) {
+      const email = normalizeEmail(input.email);
+      const waitMs = throttle.waitMs(email, ip);
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        throw new ApiError(
+          'rate_limited',
+          `Too many failed sign-ins for this email from your address. Wait ${seconds} seconds and retry.`,
+          { headers: { 'Retry-After': String(seconds) } },
+        );
+      }
+      // Counted before the (slow) check, so a burst of parallel guesses is counted too.
+      throttle.fail(email, ip);
+      const account = await findAccountByEmail(ctx.db, email);
+      let ok = false;
+      if (account?.password_hash) {
+        ok = await verifyPassword(input.password, account.password_hash);
+      } else {
+        dummyHash ??= hashPassword(randomHex(16));
+        await verifyPassword(input.password, await dummyHash);
+      }
+      if (!account || !ok) throw new ApiError('invalid_credentials', INVALID_CREDENTIALS);
+      throttle.succeed(email, ip);
+      return { id: account.id, email: account.email };
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { SigninBody } from '@debrief/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { parseBody } from '../http/body.js';
+import { assertSameOrigin } from '../sessions/same-origin.js';
+import { createSession, setSessionCookie } from '../sessions/session.service.js';
+import { createAuthenticator, sessionInfo } from './auth.service.js';
+import { SigninThrottle } from './signin-throttle.js';
+
+export function registerSignin(app: FastifyInstance, ctx: AppContext): void {
+  // One throttle per app: failure counters live in this process's memory.
+  const authenticator = createAuthenticator(ctx, new SigninThrottle());
+  app.post('/v1/auth/signin', async (request, reply) => {
+    assertSameOrigin(ctx, request);
+    const body = parseBody(SigninBody, request.body);
+    const account = await authenticator.signIn(body, request.ip);
+    const session = await createSession(ctx.db, account.id);
+    setSessionCookie(ctx, request, reply, session.id);
+    reply.header('cache-control', 'no-store');
+    return sessionInfo(ctx, account, session.csrfToken);
+  });
+}

@@ -1,0 +1,27 @@
+import { SignupBody } from '@debrief/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../errors/api-error.js';
+import { parseBody } from '../http/body.js';
+import { assertSameOrigin } from '../sessions/same-origin.js';
+import { createSession, setSessionCookie } from '../sessions/session.service.js';
+import { createAccount } from './account.service.js';
+import { sessionInfo } from './auth.service.js';
+
+export function registerSignup(app: FastifyInstance, ctx: AppContext): void {
+  app.post('/v1/auth/signup', async (request, reply) => {
+    assertSameOrigin(ctx, request);
+    if (ctx.config.signups === 'closed') {
+      throw new ApiError(
+        'signups_closed',
+        'Sign-ups are closed on this Debrief instance. Ask its operator for an account (created with `debrief bootstrap`), then sign in.',
+      );
+    }
+    const body = parseBody(SignupBody, request.body);
+    const account = await createAccount(ctx.db, body);
+    const session = await createSession(ctx.db, account.id);
+    setSessionCookie(ctx, request, reply, session.id);
+    reply.header('cache-control', 'no-store');
+    return reply.code(201).send(await sessionInfo(ctx, account, session.csrfToken));
+  });
+}

@@ -1,0 +1,109 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.js';
+import { type DB, toDate } from '../db/schema.js';
+import { parseCookies, serializeCookie } from './cookies.js';
+import {
+  deleteExpiredSessions,
+  deleteSession,
+  extendSession,
+  findLiveSession,
+  insertSession,
+} from './session.repository.js';
+
+export const SESSION_COOKIE = 'debrief_session';
+/** Sessions live 30 days after the last use (sliding). */
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+/** The expiry is pushed forward at most once an hour, not on every request. */
+const EXTEND_AFTER_MS = 3600 * 1000;
+/** 256 random bits, base64url: 43 characters. */
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface Session {
+  idHash: string;
+  accountId: string;
+  email: string;
+  csrfToken: string;
+}
+
+function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+/** A new session; returns the cookie value, which is never stored in clear. */
+export async function createSession(db: Kysely<DB>, accountId: string) {
+  const now = new Date();
+  const id = randomBytes(32).toString('base64url');
+  const csrfToken = randomBytes(32).toString('base64url');
+  // Expired rows are swept at sign-in, where a write happens anyway (indexed by expiry).
+  await deleteExpiredSessions(db, now);
+  await insertSession(db, {
+    idHash: hashSessionId(id),
+    accountId,
+    csrfToken,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+  });
+  return { id, csrfToken };
+}
+
+/** The session id the request carries in its cookie, if it has the right shape. */
+export function sessionIdOf(request: FastifyRequest): string | null {
+  const value = parseCookies(request.headers.cookie).get(SESSION_COOKIE);
+  return value && SESSION_ID_PATTERN.test(value) ? value : null;
+}
+
+/** The live session of the request, extending its expiry when it is used (sliding). */
+export async function resolveSession(
+  db: Kysely<DB>,
+  request: FastifyRequest,
+): Promise<Session | null> {
+  const id = sessionIdOf(request);
+  if (!id) return null;
+  const idHash = hashSessionId(id);
+  const now = new Date();
+  const row = await findLiveSession(db, idHash, now);
+  if (!row) return null;
+  const expiresAt = toDate(row.expires_at).getTime();
+  if (now.getTime() + SESSION_TTL_MS - expiresAt > EXTEND_AFTER_MS) {
+    await extendSession(db, idHash, new Date(now.getTime() + SESSION_TTL_MS));
+  }
+  return { idHash, accountId: row.account_id, email: row.email, csrfToken: row.csrf_token };
+}
+
+export async function endSession(db: Kysely<DB>, request: FastifyRequest): Promise<void> {
+  const id = sessionIdOf(request);
+  if (id) await deleteSession(db, hashSessionId(id));
+}
+
+/** Secure cookies when the instance is public over https, or this request came over https. */
+function secureCookie(ctx: AppContext, request: FastifyRequest): boolean {
+  return ctx.config.publicUrl.startsWith('https:') || request.protocol === 'https';
+}
+
+export function setSessionCookie(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+): void {
+  reply.header(
+    'set-cookie',
+    serializeCookie(SESSION_COOKIE, id, {
+      maxAgeSeconds: SESSION_TTL_MS / 1000,
+      secure: secureCookie(ctx, request),
+    }),
+  );
+}
+
+export function clearSessionCookie(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.header(
+    'set-cookie',
+    serializeCookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: secureCookie(ctx, request) }),
+  );
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { assertCsrfToken } from './require-session.js';
+import { clearSessionCookie, endSession, resolveSession } from './session.service.js';
+
+/** Deletes the session server-side and clears the cookie; without a session it only clears. */
+export function registerSignout(app: FastifyInstance, ctx: AppContext): void {
+  app.post('/v1/auth/signout', async (request, reply) => {
+    const session = await resolveSession(ctx.db, request);
+    if (session) {
+      assertCsrfToken(request, session);
+      await endSession(ctx.db, request);
+    }
+    clearSessionCookie(ctx, request, reply);
+    return reply.code(204).send();
+  });
+}
