@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../test/harness/cli-process.js';
+
+export interface BareServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The baseline server of `bare-server.ts`, in its own process like the real one. */
+export function startBareServer(): Promise<BareServer> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_ROOT, 'bench/bare-server.ts')],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => {
+      const port = Number(chunk.toString().trim());
+      if (!port) return reject(new Error(`bare server printed ${chunk.toString()}`));
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+}

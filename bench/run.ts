@@ -1,0 +1,95 @@
+/**
+ * `npm run bench`: ingest throughput of the real server against a bare node:http baseline, and
+ * read latency over 100,000 reports — SQLite always, PostgreSQL with DEBRIEF_BENCH_POSTGRES=1.
+ * Every server is a child process on 127.0.0.1, so the load generator never shares its event
+ * loop. Prints markdown tables for BENCHMARKS.md. Bounded: about 1.5 minutes on SQLite.
+ */
+import { execSync } from 'node:child_process';
+import { distBuilt, REPO_ROOT } from '../test/harness/cli-process.js';
+import {
+  type BenchDatabase,
+  type PostgresCluster,
+  postgresDatabase,
+  sqliteDatabase,
+  startPostgresCluster,
+} from './databases.js';
+import { benchBareIngest, benchDebriefIngest, type Timing } from './ingest.bench.js';
+import { benchReads, READ_CONNECTIONS, type ReadResult } from './read.bench.js';
+import { type IngestRow, ingestTable, machineLine, readTable } from './report.js';
+
+const INGEST_TIMING: Timing = { warmupSeconds: 2, seconds: 10 };
+const READ_TIMING: Timing = { warmupSeconds: 1, seconds: 6 };
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function withDatabase<T>(
+  make: () => Promise<BenchDatabase>,
+  use: (db: BenchDatabase) => Promise<T>,
+) {
+  const database = await make();
+  try {
+    return await use(database);
+  } finally {
+    await database.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  if (!distBuilt()) {
+    log('packages/server/dist is missing: building (npx tsc -b)…');
+    execSync('npx tsc -b', { cwd: REPO_ROOT, stdio: 'inherit' });
+  }
+  const dialects: ('sqlite' | 'postgres')[] =
+    process.env.DEBRIEF_BENCH_POSTGRES === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
+  let cluster: PostgresCluster | null = null;
+  const ingest: IngestRow[] = [];
+  const reads: { dialect: string; rows: ReadResult[] }[] = [];
+  try {
+    for (const dialect of dialects) {
+      if (dialect === 'postgres') cluster = await startPostgresCluster();
+      let n = 0;
+      const make = async () =>
+        cluster && dialect === 'postgres'
+          ? postgresDatabase(cluster, `bench_${++n}`)
+          : sqliteDatabase();
+      log(`ingest on ${dialect}: bare node:http…`);
+      // The baseline is measured next to each dialect, so both sides see the same machine load.
+      const bare = await benchBareIngest(INGEST_TIMING);
+      log(`  ${Math.round(bare.requestsPerSecond)} req/s, p99 ${bare.p99Ms} ms`);
+      log(`ingest on ${dialect}: debrief serve…`);
+      const debrief = await withDatabase(make, (db) => benchDebriefIngest(db, INGEST_TIMING));
+      log(`  ${Math.round(debrief.requestsPerSecond)} req/s, p99 ${debrief.p99Ms} ms`);
+      ingest.push({ dialect, bare, debrief });
+      log(`read on ${dialect}:`);
+      reads.push({
+        dialect,
+        rows: await withDatabase(make, (db) => benchReads(db, READ_TIMING, log)),
+      });
+    }
+  } finally {
+    cluster?.stop();
+  }
+  const out = [
+    '',
+    `Machine: ${machineLine()}; run ${new Date().toISOString().slice(0, 16)}Z, ${Math.round((Date.now() - started) / 1000)} s in all.`,
+    '',
+    ingestTable(ingest),
+    '',
+    ...reads.flatMap(({ dialect, rows }) => [readTable(dialect, rows, READ_CONNECTIONS), '']),
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+  const invalid = [
+    ...ingest.flatMap((r) => [r.bare, r.debrief]),
+    ...reads.flatMap((r) => r.rows),
+  ].some((r) => r.failures > 0);
+  if (invalid) {
+    log('Some requests failed (non-2xx or socket errors): the figures above are not valid.');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,120 @@
+/**
+ * Fills a project with synthetic reports for the read benchmark, straight into the database
+ * file (before the server starts) through Kysely, in large multi-row inserts inside one
+ * transaction: 100,000 rows take seconds instead of the minutes 100,000 POSTs would.
+ */
+import { randomBytes } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+
+/** The columns of the `reports` table the seeder writes (the server's own schema). */
+interface ReportsTable {
+  id: string;
+  project_id: string;
+  outcome: string;
+  tool_name: string | null;
+  source: string | null;
+  details: string;
+  metadata: string | null;
+  created_at: string;
+}
+
+export const TOOL_NAMES = Array.from(
+  { length: 30 },
+  (_, i) => `tool_${String(i + 1).padStart(2, '0')}`,
+);
+export const SOURCES = ['claude-code', 'cursor', 'codex', 'custom-agent', 'ci-bot'];
+
+/** A realistic skew: mostly successes, some failures, a tail of the rest. */
+const OUTCOME_WEIGHTS: [string, number][] = [
+  ['success', 0.55],
+  ['failure', 0.2],
+  ['confusing', 0.12],
+  ['gave_up', 0.08],
+  ['request', 0.05],
+];
+
+const DETAILS = [
+  'Found the file on the first try.',
+  'The search returned nothing for a query that matches three files in the repository.',
+  'The parameter "path" was documented as optional but the call failed without it.',
+  'Timed out after 30 seconds while listing a large directory; retried twice and stopped.',
+  'Would love a dry-run flag so I can preview the change before applying it.',
+];
+
+function pickOutcome(r: number): string {
+  let acc = 0;
+  for (const [outcome, weight] of OUTCOME_WEIGHTS) {
+    acc += weight;
+    if (r < acc) return outcome;
+  }
+  return 'success';
+}
+
+/** UUIDv7 without dashes, with the report's own time, so ids sort like created_at. */
+function uuidv7Hex(ms: number, seq: number): string {
+  const random = randomBytes(8);
+  random[0] = (random[0]! & 0x3f) | 0x80;
+  return (
+    ms.toString(16).padStart(12, '0') +
+    (0x7000 | (seq & 0xfff)).toString(16) +
+    random.toString('hex')
+  );
+}
+
+function openKysely(databaseUrl: string): Kysely<{ reports: ReportsTable }> {
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return new Kysely({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }),
+      }),
+    });
+  }
+  const sqlite = new SQLite(databaseUrl);
+  sqlite.pragma('journal_mode = WAL');
+  return new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * Inserts `count` reports into the project, spread evenly over the last `days` days, with
+ * ~30 tool names (one report in ten has none) and 5 sources. Deterministic mix, random ids.
+ */
+export async function seedReports(
+  databaseUrl: string,
+  projectId: string,
+  count: number,
+  days = 60,
+): Promise<void> {
+  const db = openKysely(databaseUrl);
+  const now = Date.now();
+  const span = days * 86_400_000;
+  // 8 columns a row: 1,000 rows stay under both SQLite's 32,766 and PostgreSQL's 65,535 parameters.
+  const batchSize = 1000;
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (let start = 0; start < count; start += batchSize) {
+        const rows: ReportsTable[] = [];
+        for (let i = start; i < Math.min(count, start + batchSize); i++) {
+          // Oldest first, so the newest report is i = count - 1.
+          const ms = now - span + Math.floor((i / count) * span);
+          // A cheap deterministic spread (golden-ratio sequence) instead of Math.random.
+          const r = (i * 0.618_033_988_75) % 1;
+          rows.push({
+            id: uuidv7Hex(ms, i),
+            project_id: projectId,
+            outcome: pickOutcome(r),
+            tool_name: i % 10 === 9 ? null : TOOL_NAMES[(i * 7) % TOOL_NAMES.length]!,
+            source: SOURCES[(i * 3) % SOURCES.length]!,
+            details: DETAILS[i % DETAILS.length]!,
+            metadata: i % 4 === 0 ? JSON.stringify({ model: 'x-1', attempt: (i % 3) + 1 }) : null,
+            created_at: new Date(ms).toISOString(),
+          });
+        }
+        await trx.insertInto('reports').values(rows).execute();
+      }
+    });
+  } finally {
+    await db.destroy();
+  }
+}
