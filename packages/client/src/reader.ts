@@ -1,0 +1,130 @@
+import {
+  type Outcome,
+  type Project,
+  ProjectList,
+  type Report,
+  ReportList,
+  type ReportList as ReportListType,
+} from '@debrief/protocol';
+import { resolveBaseUrl } from './base-url.js';
+import { clientProblem, DebriefError } from './client-error.js';
+import { type EventsOptions, streamReports } from './report-events.js';
+import { request } from './request.js';
+import type { FetchLike } from './transport.js';
+
+export interface ReaderOptions {
+  /** A secret API key, `wk_sk_…`. Keep it on the server side: it reads every report. */
+  apiKey: string;
+  /** Debrief's base URL; else `DEBRIEF_URL`, else `http://localhost:8080`. */
+  baseUrl?: string;
+  /** Longest one read may take, retries included. Default 30,000 ms. */
+  timeoutMs?: number;
+  /** Extra attempts on network errors and 5xx (reads are safe to repeat). Default 2. */
+  retries?: number;
+  fetch?: FetchLike;
+}
+
+/** Filters of `GET /v1/dashboard/{projectId}/reports`; dates may be ISO strings or Dates. */
+export interface ReportFilters {
+  outcome?: Outcome;
+  tool_name?: string;
+  source?: string;
+  from?: string | Date;
+  to?: string | Date;
+  page?: number;
+  /** 1–100; the server clamps larger values to 100. */
+  limit?: number;
+}
+
+export interface Reader {
+  readonly baseUrl: string;
+  /** The account's projects, oldest first. */
+  listProjects(): Promise<Project[]>;
+  /** One page of reports (newest first), with facet stats and pagination. */
+  getReports(projectId: string, filters?: ReportFilters): Promise<ReportListType>;
+  /** Every report matching the filters, newest first, fetching page after page. */
+  iterateReports(projectId: string, filters?: Omit<ReportFilters, 'page'>): AsyncGenerator<Report>;
+  /** New reports as they arrive (Server-Sent Events), until aborted or the loop is left. */
+  events(projectId: string, options?: EventsOptions): AsyncGenerator<Report, void, undefined>;
+}
+
+export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+
+/** Reads throw `DebriefError` on failure: unlike reporting, they are the caller's main job. */
+export function createReader(options: ReaderOptions): Reader {
+  const baseUrl = resolveBaseUrl(options.baseUrl);
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+
+  async function get<T>(
+    path: string,
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  ): Promise<T> {
+    const result = await request({
+      fetch: fetchFn,
+      url: `${baseUrl}${path}`,
+      init: { headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' } },
+      retries: Math.max(0, options.retries ?? 2),
+      deadline: Date.now() + timeoutMs,
+    });
+    if (!result.ok) throw new DebriefError(result.problem, result.retryAfterSeconds);
+    const parsed = schema.safeParse(result.body);
+    if (!parsed.success) {
+      throw new DebriefError(
+        clientProblem(
+          'invalid_response',
+          `GET ${path} answered in an unexpected shape.`,
+          result.status,
+        ),
+      );
+    }
+    return parsed.data;
+  }
+
+  const getReports = (projectId: string, filters: ReportFilters = {}) =>
+    get(
+      `/v1/dashboard/${encodeURIComponent(projectId)}/reports${queryString(filters)}`,
+      ReportList,
+    );
+
+  return {
+    baseUrl,
+    listProjects: () => get('/v1/projects', ProjectList),
+    getReports,
+    async *iterateReports(projectId, filters = {}) {
+      // Reports arriving meanwhile push older ones down a page; the set drops the repeats.
+      const seen = new Set<string>();
+      for (let page = 1; ; page++) {
+        const list = await getReports(projectId, { ...filters, page });
+        for (const report of list.reports) {
+          if (seen.has(report.id)) continue;
+          seen.add(report.id);
+          yield report;
+        }
+        const { limit, total } = list.pagination;
+        if (list.reports.length < limit || page * limit >= total) return;
+      }
+    },
+    events(projectId, eventOptions = {}) {
+      return streamReports(
+        {
+          fetch: fetchFn,
+          url: `${baseUrl}/v1/dashboard/${encodeURIComponent(projectId)}/events`,
+          apiKey: options.apiKey,
+          connectTimeoutMs: timeoutMs,
+        },
+        eventOptions,
+      );
+    },
+  };
+}
+
+function queryString(filters: ReportFilters): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) {
+    if (value === undefined || value === null) continue;
+    params.set(key, value instanceof Date ? value.toISOString() : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
