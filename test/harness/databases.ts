@@ -39,7 +39,20 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // pg's pool.end() resolves before its sockets have closed: dropping WITH (FORCE) at once
+      // would terminate those backends and raise an unhandled error in the closing pool
+      // (FATAL 57P01). Wait for them to leave; force only as a last resort.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await client.query(
+            `DROP DATABASE IF EXISTS ${name}${attempt >= 50 ? ' WITH (FORCE)' : ''}`,
+          );
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       await client.end();
     },
   };
