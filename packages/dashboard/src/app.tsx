@@ -1,0 +1,139 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { type ApiClient, ApiFailure } from './api/api-client';
+import type { Session, Signups } from './api/console.types';
+import { AuthPage } from './auth/auth.page';
+import { IntegratePage } from './integrate/integrate.page';
+import { ApiKeysPage } from './keys/api-keys.page';
+import { ProjectKeysPage } from './keys/project-keys.page';
+import { ProjectLayout } from './projects/project-layout';
+import { ProjectsPage } from './projects/projects.page';
+import { ReportsPage } from './reports/reports.page';
+import { navigate, useLocation } from './router';
+import { SessionContext, type SessionState } from './session-context';
+import { AppHeader } from './ui/app-header';
+import { Loading } from './ui/notice';
+import { UsageNotice } from './ui/usage';
+
+type SessionLoad =
+  | { state: 'loading' }
+  | { state: 'signed-out'; signups: Signups }
+  | { state: 'signed-in'; session: Session };
+
+export function App({ api }: { api: ApiClient }) {
+  const [load, setLoad] = useState<SessionLoad>({ state: 'loading' });
+  const location = useLocation();
+
+  const applySession = useCallback(
+    (session: Session) => {
+      api.setCsrfToken(session.csrf_token);
+      setLoad({ state: 'signed-in', session });
+    },
+    [api],
+  );
+
+  const fetchSession = useCallback(async () => {
+    try {
+      applySession(await api.get<Session>('/v1/auth/session'));
+    } catch (error) {
+      if (error instanceof ApiFailure && error.status === 401) {
+        api.setCsrfToken(null);
+        const signups = error.body.signups === 'closed' ? 'closed' : 'open';
+        setLoad({ state: 'signed-out', signups });
+      } else {
+        // The server is unreachable: retry shortly rather than showing a sign-in form.
+        window.setTimeout(fetchSession, 3000);
+      }
+    }
+  }, [api, applySession]);
+
+  useEffect(() => {
+    void fetchSession();
+    return api.onSignedOut(() => setLoad({ state: 'signed-out', signups: 'open' }));
+  }, [api, fetchSession]);
+
+  const signedIn = load.state === 'signed-in';
+  // Usage moves as agents report: refresh it on every navigation.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: location.path is the trigger
+  useEffect(() => {
+    if (signedIn) void fetchSession();
+  }, [location.path]);
+
+  const sessionState = useMemo<SessionState | null>(() => {
+    if (load.state !== 'signed-in') return null;
+    return {
+      api,
+      session: load.session,
+      refreshSession: () => void fetchSession(),
+      async signOut() {
+        try {
+          await api.post('/v1/auth/signout');
+        } finally {
+          api.setCsrfToken(null);
+          setLoad({ state: 'signed-out', signups: load.session.signups });
+          navigate('/signin');
+        }
+      },
+    };
+  }, [api, load, fetchSession]);
+
+  if (load.state === 'loading') {
+    return (
+      <main className="page page-center">
+        <Loading />
+      </main>
+    );
+  }
+
+  if (load.state === 'signed-out' || !sessionState) {
+    const signups = load.state === 'signed-out' ? load.signups : 'open';
+    const mode = location.path === '/signup' && signups === 'open' ? 'signup' : 'signin';
+    return <AuthPage api={api} mode={mode} signups={signups} onSignedIn={applySession} />;
+  }
+
+  return (
+    <SessionContext.Provider value={sessionState}>
+      <AppHeader />
+      <UsageNotice usage={sessionState.session.usage} />
+      <main className="page" id="main">
+        <Routes path={location.path} />
+      </main>
+    </SessionContext.Provider>
+  );
+}
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+function Routes({ path }: { path: string }) {
+  if (path === '/signin' || path === '/signup') return <Redirect to="/" />;
+  if (path === '/' || path === '/projects') return <ProjectsPage />;
+  if (path === '/api-keys') return <ApiKeysPage />;
+  const match = /^\/projects\/([0-9a-f]{32})(?:\/(integrate|keys))?\/?$/.exec(path);
+  if (match) {
+    const projectId = match[1]!;
+    const tab = match[2] ?? 'reports';
+    return (
+      <ProjectLayout projectId={projectId} tab={tab}>
+        {(project) =>
+          tab === 'integrate' ? (
+            <IntegratePage project={project} />
+          ) : tab === 'keys' ? (
+            <ProjectKeysPage project={project} />
+          ) : (
+            <ReportsPage project={project} />
+          )
+        }
+      </ProjectLayout>
+    );
+  }
+  return (
+    <section className="empty">
+      <h1>Page not found</h1>
+      <p>
+        Nothing lives at <code>{path}</code>. <a href="/">Go to your projects</a>.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import { OUTCOMES } from '@debrief/protocol';
+import type { ToolStats } from '../api/console.types';
+import { formatCount, formatPercent, OUTCOME_LABELS } from '../ui/format';
+
+/** Reports per tool and outcome, worst success rate first (the API's order). */
+export function ToolsTable({
+  tools,
+  selected,
+  onSelect,
+}: {
+  tools: ToolStats[];
+  selected: string | null;
+  onSelect(tool: string | null): void;
+}) {
+  if (tools.length === 0) {
+    return <p className="muted">No reports in this range yet.</p>;
+  }
+  return (
+    <div className="table-scroll">
+      <table className="table tools-table">
+        <thead>
+          <tr>
+            <th scope="col">Tool</th>
+            <th scope="col" className="num">
+              Reports
+            </th>
+            {OUTCOMES.map((outcome) => (
+              <th key={outcome} scope="col" className="num" title={OUTCOME_LABELS[outcome]}>
+                <span className={`dot dot-${outcome}`} aria-hidden="true" />
+                <span className="th-short">{OUTCOME_LABELS[outcome]}</span>
+              </th>
+            ))}
+            <th scope="col" className="num">
+              Success
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tools.map((tool) => (
+            <tr key={tool.tool_name ?? '(none)'} aria-selected={tool.tool_name === selected}>
+              <th scope="row">
+                {tool.tool_name === null ? (
+                  <span className="muted">no tool named</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="link-button"
+                    title={`Show only ${tool.tool_name}`}
+                    onClick={() => onSelect(tool.tool_name === selected ? null : tool.tool_name)}
+                  >
+                    {tool.tool_name}
+                  </button>
+                )}
+              </th>
+              <td className="num">{formatCount(tool.total)}</td>
+              {OUTCOMES.map((outcome) => (
+                <td key={outcome} className={tool[outcome] === 0 ? 'num zero' : 'num'}>
+                  {formatCount(tool[outcome])}
+                </td>
+              ))}
+              <td className="num">
+                <span className={`rate ${rateClass(tool.success_rate)}`}>
+                  {formatPercent(tool.success_rate)}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function rateClass(rate: number): string {
+  if (rate >= 0.9) return 'rate-good';
+  if (rate >= 0.6) return 'rate-fair';
+  return 'rate-poor';
+}

@@ -1,0 +1,208 @@
+import { type FormEvent, useState } from 'react';
+import type { ApiKeySummary, CreatedApiKey } from '../api/console.types';
+import { useResource } from '../api/use-resource';
+import { useSession } from '../session-context';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { CopyButton } from '../ui/copy-button';
+import { ErrorNotice, Loading } from '../ui/notice';
+import { ExactOrNever, RelativeTime } from '../ui/relative-time';
+
+export function ApiKeysPage() {
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>API keys</h1>
+          <p className="muted">Secret keys that read your reports through the API.</p>
+        </div>
+      </div>
+      <ApiKeysSection />
+    </>
+  );
+}
+
+/** API keys belong to the account: they read every project of it. */
+export function ApiKeysSection() {
+  const { api } = useSession();
+  const keys = useResource('api-keys', () => api.get<ApiKeySummary[]>('/v1/console/api-keys'));
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeySummary | null>(null);
+  const [revokeError, setRevokeError] = useState<unknown>(null);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const key = await api.post<CreatedApiKey>('/v1/console/api-keys', { name: name.trim() });
+      setCreated(key);
+      setName('');
+      keys.reload();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function revoke() {
+    if (!revoking) return;
+    setBusy(true);
+    setRevokeError(null);
+    try {
+      await api.del(`/v1/console/api-keys/${revoking.id}`);
+      setRevoking(null);
+      keys.reload();
+    } catch (failure) {
+      setRevokeError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const active = keys.data?.filter((key) => !key.revoked_at) ?? [];
+  const revoked = keys.data?.filter((key) => key.revoked_at) ?? [];
+
+  return (
+    <section className="card" aria-labelledby="api-keys-title">
+      <h2 id="api-keys-title" className="card-title">
+        API keys <span className="muted small">for your whole account</span>
+      </h2>
+      <p className="muted">
+        Send one as <code>Authorization: Bearer wk_sk_…</code> to read reports (
+        <code>GET /v1/projects</code>, <code>/v1/dashboard/…/reports</code>, the event stream). Keep
+        them secret: never put one in a prompt, a SKILL.md or client code.
+      </p>
+      <form className="inline-form" onSubmit={create}>
+        <label className="field field-grow">
+          <span>Key name</span>
+          <input
+            name="api-key-name"
+            required
+            maxLength={100}
+            placeholder="e.g. CI export"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        </label>
+        <button type="submit" className="button button-primary" disabled={busy || !name.trim()}>
+          Create API key
+        </button>
+      </form>
+      <ErrorNotice error={error} />
+
+      {created && (
+        <div className="secret" role="status" aria-live="polite">
+          <p>
+            <strong>Copy your new key “{created.name}” now.</strong> It is shown only this once;
+            Debrief stores only a hash of it.
+          </p>
+          <div className="key-row">
+            <input
+              className="key-value"
+              readOnly
+              value={created.key}
+              aria-label="New API key"
+              data-testid="new-api-key"
+              onFocus={(event) => event.target.select()}
+            />
+            <CopyButton text={created.key} label="Copy key" />
+            <button type="button" className="button" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+
+      {keys.error ? (
+        <ErrorNotice error={keys.error} />
+      ) : !keys.data ? (
+        <Loading />
+      ) : active.length === 0 ? (
+        <p className="muted empty-inline">
+          No API keys yet. You need one only to read reports from a script or another service;
+          agents need the ingest key instead.
+        </p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table keys-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {active.map((key) => (
+                <tr key={key.id} data-key-id={key.id}>
+                  <th scope="row">{key.name}</th>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>
+                    <RelativeTime iso={key.created_at} />
+                  </td>
+                  <td>
+                    <ExactOrNever iso={key.last_used_at} />
+                  </td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="button button-small button-danger-outline"
+                      onClick={() => setRevoking(key)}
+                      aria-label={`Revoke ${key.name}`}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {revoked.length > 0 && (
+        <details className="revoked">
+          <summary>{revoked.length} revoked</summary>
+          <ul>
+            {revoked.map((key) => (
+              <li key={key.id}>
+                {key.name} <code>{key.prefix}…</code>{' '}
+                <span className="muted">
+                  revoked <ExactOrNever iso={key.revoked_at} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ''}”?`}
+        confirmLabel="Revoke key"
+        danger
+        busy={busy}
+        onConfirm={revoke}
+        onCancel={() => {
+          setRevoking(null);
+          setRevokeError(null);
+        }}
+      >
+        <p>
+          Anything using this key gets <code>401</code> from the next request on. This cannot be
+          undone.
+        </p>
+        <ErrorNotice error={revokeError} />
+      </ConfirmDialog>
+    </section>
+  );
+}

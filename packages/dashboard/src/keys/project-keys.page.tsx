@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import type { ConsoleProject } from '../api/console.types';
+import { useResource } from '../api/use-resource';
+import { useSession } from '../session-context';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { CopyButton } from '../ui/copy-button';
+import { ErrorNotice, Loading } from '../ui/notice';
+import { ApiKeysSection } from './api-keys.page';
+
+export function ProjectKeysPage({ project }: { project: ConsoleProject }) {
+  return (
+    <div className="stack">
+      <IngestKeyCard project={project} />
+      <ApiKeysSection />
+    </div>
+  );
+}
+
+function IngestKeyCard({ project }: { project: ConsoleProject }) {
+  const { api } = useSession();
+  const path = `/v1/console/projects/${project.id}/ingest-key`;
+  const key = useResource(path, () => api.get<{ ingest_key: string }>(path));
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [rotated, setRotated] = useState(false);
+
+  async function rotate() {
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await api.post<{ ingest_key: string }>(`${path}/rotate`);
+      key.mutate(() => next);
+      setRotated(true);
+      setConfirming(false);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="ingest-key-title">
+      <h2 id="ingest-key-title" className="card-title">
+        Ingest key
+      </h2>
+      <p className="muted">
+        Agents put this key in the body of <code>POST /v1/reports</code>. It can only submit
+        reports, never read them, so it is safe to ship in a SKILL.md, a prompt or client code.
+      </p>
+      {key.data ? (
+        <div className="key-row">
+          <input
+            className="key-value"
+            readOnly
+            value={key.data.ingest_key}
+            aria-label="Ingest key"
+            data-testid="ingest-key"
+            onFocus={(event) => event.target.select()}
+          />
+          <CopyButton text={key.data.ingest_key} label="Copy key" />
+          <button
+            type="button"
+            className="button button-danger-outline"
+            onClick={() => setConfirming(true)}
+          >
+            Rotate…
+          </button>
+        </div>
+      ) : key.error ? (
+        <ErrorNotice error={key.error} />
+      ) : (
+        <Loading />
+      )}
+      {rotated && (
+        <p className="notice notice-success" role="status">
+          Key rotated. Update every agent, SKILL.md and snippet that used the old key.
+        </p>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="Rotate the ingest key?"
+        confirmLabel="Rotate key now"
+        danger
+        busy={busy}
+        onConfirm={rotate}
+        onCancel={() => {
+          setConfirming(false);
+          setError(null);
+        }}
+      >
+        <p>
+          The current key <strong>stops working at once</strong>: every agent still using it will
+          get <code>401 invalid_ingest_key</code> until you give it the new key.
+        </p>
+        <ErrorNotice error={error} />
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import { useEffect, useState } from 'react';
+import { utcDateDaysAgo } from '../ui/format';
+import { hasNarrowingFilters, type ReportFilters } from './report-filters';
+
+const PRESETS = [
+  { label: 'Today', days: 0 },
+  { label: '7 days', days: 6 },
+  { label: '30 days', days: 29 },
+] as const;
+
+/** Tool, source and date range. Dates are UTC days, like the API's date-only bounds. */
+export function FilterBar({
+  filters,
+  tools,
+  onChange,
+}: {
+  filters: ReportFilters;
+  tools: string[];
+  onChange(change: Partial<ReportFilters>): void;
+}) {
+  const [source, setSource] = useState(filters.source ?? '');
+  useEffect(() => setSource(filters.source ?? ''), [filters.source]);
+  const applySource = () => {
+    const value = source.trim() || null;
+    if (value !== filters.source) onChange({ source: value });
+  };
+  const toolOptions = [...new Set([...tools, ...(filters.tool_name ? [filters.tool_name] : [])])];
+  const today = utcDateDaysAgo(0);
+  const activePreset = PRESETS.find(
+    (preset) => filters.from === utcDateDaysAgo(preset.days) && filters.to === null,
+  );
+  const allTime = !filters.from && !filters.to;
+
+  return (
+    <form
+      className="filters"
+      aria-label="Filter reports"
+      onSubmit={(event) => {
+        event.preventDefault();
+        applySource();
+      }}
+    >
+      <label className="field">
+        <span>Tool</span>
+        <select
+          value={filters.tool_name ?? ''}
+          onChange={(event) => onChange({ tool_name: event.target.value || null })}
+        >
+          <option value="">All tools</option>
+          {toolOptions.map((tool) => (
+            <option key={tool} value={tool}>
+              {tool}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Source</span>
+        <input
+          type="search"
+          placeholder="Any source"
+          value={source}
+          onChange={(event) => setSource(event.target.value)}
+          onBlur={applySource}
+        />
+      </label>
+      <label className="field">
+        <span>From (UTC)</span>
+        <input
+          type="date"
+          value={filters.from ?? ''}
+          max={filters.to ?? today}
+          onChange={(event) => onChange({ from: event.target.value || null })}
+        />
+      </label>
+      <label className="field">
+        <span>To (UTC)</span>
+        <input
+          type="date"
+          value={filters.to ?? ''}
+          min={filters.from ?? undefined}
+          onChange={(event) => onChange({ to: event.target.value || null })}
+        />
+      </label>
+      <fieldset className="presets">
+        <legend className="sr-only">Date range</legend>
+        {PRESETS.map((preset) => (
+          <button
+            key={preset.label}
+            type="button"
+            className="chip"
+            aria-pressed={activePreset === preset}
+            onClick={() => onChange({ from: utcDateDaysAgo(preset.days), to: null })}
+          >
+            {preset.label}
+          </button>
+        ))}
+        <button
+          type="button"
+          className="chip"
+          aria-pressed={allTime}
+          onClick={() => onChange({ from: null, to: null })}
+        >
+          All time
+        </button>
+      </fieldset>
+      {hasNarrowingFilters(filters) && (
+        <button
+          type="button"
+          className="link-button filters-clear"
+          onClick={() =>
+            onChange({ outcome: null, tool_name: null, source: null, from: null, to: null })
+          }
+        >
+          Clear filters
+        </button>
+      )}
+      <button type="submit" className="sr-only">
+        Apply filters
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,225 @@
+import type { Report, ReportList } from '@debrief/protocol';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ConsoleProject, Timeseries, ToolsSummary } from '../api/console.types';
+import { useResource } from '../api/use-resource';
+import { OutcomesChart } from '../charts/outcomes-chart';
+import { ToolsTable } from '../charts/tools-table';
+import { useSession } from '../session-context';
+import { formatCount } from '../ui/format';
+import { ErrorNotice, Loading } from '../ui/notice';
+import { FilterBar } from './filter-bar';
+import { FirstReportGuide } from './first-report-guide';
+import { LiveIndicator } from './live-indicator';
+import { OutcomeTiles } from './outcome-tiles';
+import {
+  apiQuery,
+  hasNarrowingFilters,
+  matchesFacetFilters,
+  useReportFilters,
+} from './report-filters';
+import { ReportItem } from './report-item';
+import { useLiveReports } from './use-live-reports';
+
+const PAGE_SIZE = 20;
+/** Charts and usage are refreshed at most this often while reports stream in. */
+const REFRESH_DELAY_MS = 1500;
+
+export function ReportsPage({ project }: { project: ConsoleProject }) {
+  const { api, refreshSession } = useSession();
+  const [filters, setFilters] = useReportFilters();
+  const base = `/v1/dashboard/${project.id}`;
+  const consoleBase = `/v1/console/projects/${project.id}`;
+
+  const listQuery = apiQuery(filters, ['outcome', 'tool_name', 'source', 'from', 'to', 'page'], {
+    limit: PAGE_SIZE,
+  });
+  const reports = useResource(`${base}/reports${listQuery}`, () =>
+    api.get<ReportList>(`${base}/reports${listQuery}`),
+  );
+  const seriesQuery = apiQuery(filters, ['from', 'to', 'tool_name', 'source']);
+  const series = useResource(`${consoleBase}/timeseries${seriesQuery}`, () =>
+    api.get<Timeseries>(`${consoleBase}/timeseries${seriesQuery}`),
+  );
+  const toolsQuery = apiQuery(filters, ['from', 'to', 'source']);
+  const tools = useResource(`${consoleBase}/tools${toolsQuery}`, () =>
+    api.get<ToolsSummary>(`${consoleBase}/tools${toolsQuery}`),
+  );
+
+  // Reports that arrived live, highlighted briefly.
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  const refreshTimer = useRef<number | undefined>(undefined);
+  const scheduleRefresh = useCallback(() => {
+    window.clearTimeout(refreshTimer.current);
+    refreshTimer.current = window.setTimeout(() => {
+      series.reload();
+      tools.reload();
+      refreshSession();
+    }, REFRESH_DELAY_MS);
+  }, [series.reload, tools.reload, refreshSession]);
+  useEffect(() => () => window.clearTimeout(refreshTimer.current), []);
+
+  const onReport = useCallback(
+    (report: Report) => {
+      scheduleRefresh();
+      if (!matchesFacetFilters(report, filters)) return;
+      reports.mutate((current) => {
+        if (!current || current.reports.some((item) => item.id === report.id)) return current;
+        const matches = !filters.outcome || filters.outcome === report.outcome;
+        const stats = {
+          ...current.stats,
+          total: current.stats.total + 1,
+          [report.outcome]: current.stats[report.outcome] + 1,
+        };
+        if (!matches) return { ...current, stats };
+        const list =
+          filters.page === 1
+            ? [report, ...current.reports].slice(0, current.pagination.limit)
+            : current.reports;
+        return {
+          ...current,
+          stats,
+          reports: list,
+          pagination: { ...current.pagination, total: current.pagination.total + 1 },
+        };
+      });
+      setFresh((ids) => new Set(ids).add(report.id));
+    },
+    [filters, reports.mutate, scheduleRefresh],
+  );
+  const status = useLiveReports(project.id, onReport, reports.reload);
+
+  const list = reports.data;
+  const pageCount = list
+    ? Math.max(1, Math.ceil(list.pagination.total / list.pagination.limit))
+    : 1;
+  const toolNames = (tools.data?.tools ?? [])
+    .map((tool) => tool.tool_name)
+    .filter((name): name is string => name !== null)
+    .sort((a, b) => a.localeCompare(b));
+  const neverReported =
+    list !== undefined && list.stats.total === 0 && !hasNarrowingFilters(filters);
+
+  return (
+    <div className="reports-page">
+      <div className="section-bar">
+        <h2 className="section-title">Reports</h2>
+        <LiveIndicator status={status} />
+      </div>
+      <OutcomeTiles
+        stats={list?.stats}
+        selected={filters.outcome}
+        onSelect={(outcome) => setFilters({ outcome })}
+      />
+      <FilterBar filters={filters} tools={toolNames} onChange={(change) => setFilters(change)} />
+
+      {neverReported ? (
+        <FirstReportGuide projectId={project.id} />
+      ) : (
+        <>
+          <div className="insights">
+            <section className="card" aria-labelledby="chart-title">
+              <h3 id="chart-title" className="card-title">
+                Outcomes per day
+                <span className="muted small">
+                  {' '}
+                  {filters.from || filters.to ? '(selected range, UTC)' : '(last 14 days, UTC)'}
+                </span>
+              </h3>
+              {series.data ? (
+                <OutcomesChart days={series.data.days} />
+              ) : series.error ? (
+                <ErrorNotice error={series.error} />
+              ) : (
+                <div className="chart-placeholder" />
+              )}
+            </section>
+            <section className="card" aria-labelledby="tools-title">
+              <h3 id="tools-title" className="card-title">
+                By tool <span className="muted small">worst success rate first</span>
+              </h3>
+              {tools.data ? (
+                <ToolsTable
+                  tools={tools.data.tools}
+                  selected={filters.tool_name}
+                  onSelect={(tool_name) => setFilters({ tool_name })}
+                />
+              ) : tools.error ? (
+                <ErrorNotice error={tools.error} />
+              ) : (
+                <Loading />
+              )}
+            </section>
+          </div>
+
+          <section aria-labelledby="list-title" className="report-list-section">
+            <div className="list-bar">
+              <h3 id="list-title" className="card-title">
+                {list ? `${formatCount(list.pagination.total)} reports` : 'Reports'}
+                <span className="muted small"> newest first</span>
+              </h3>
+              {reports.loading && list && <span className="muted small">Updating…</span>}
+            </div>
+            <ErrorNotice error={reports.error} />
+            {!list && !reports.error && <Loading />}
+            {list && list.reports.length === 0 && (
+              <div className="empty card">
+                <p>
+                  {list.pagination.total > 0
+                    ? 'This page is past the end of the list.'
+                    : 'No reports match these filters.'}
+                </p>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() =>
+                    list.pagination.total > 0
+                      ? setFilters({ page: 1 })
+                      : setFilters({
+                          outcome: null,
+                          tool_name: null,
+                          source: null,
+                          from: null,
+                          to: null,
+                        })
+                  }
+                >
+                  {list.pagination.total > 0 ? 'Back to the first page' : 'Clear filters'}
+                </button>
+              </div>
+            )}
+            {list && list.reports.length > 0 && (
+              <ol className="report-list" aria-label="Reports, newest first">
+                {list.reports.map((report) => (
+                  <ReportItem key={report.id} report={report} fresh={fresh.has(report.id)} />
+                ))}
+              </ol>
+            )}
+            {list && pageCount > 1 && (
+              <nav className="pager" aria-label="Pages">
+                <button
+                  type="button"
+                  className="button"
+                  disabled={filters.page <= 1}
+                  onClick={() => setFilters({ page: filters.page - 1 })}
+                >
+                  ← Newer
+                </button>
+                <span className="muted">
+                  Page {filters.page} of {formatCount(pageCount)}
+                </span>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={filters.page >= pageCount}
+                  onClick={() => setFilters({ page: filters.page + 1 })}
+                >
+                  Older →
+                </button>
+              </nav>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

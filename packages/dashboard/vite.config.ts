@@ -1,0 +1,24 @@
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig, type PluginOption } from 'vite';
+
+export default defineConfig({
+  // plugin-react is hoisted to the root, where vitest's newer vite lives, so its types name
+  // that vite's Plugin; at run time it is the same plugin API. The cast only bridges the types.
+  plugins: [react() as unknown as PluginOption],
+  // Workspace packages export their TypeScript sources under "source": the bundle is built
+  // from the protocol code in the tree, never from a stale dist/.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The server sends a strict CSP: keep every asset a file, never an inline data: URL.
+    assetsInlineLimit: 0,
+    rollupOptions: {
+      // The protocol's modules only declare schemas and constants. Telling Rollup so lets it
+      // drop the ones the dashboard does not use, and zod with them (about 50 kB gzipped).
+      treeshake: {
+        moduleSideEffects: (id) => !/[\\/]packages[\\/]protocol[\\/]src[\\/]/.test(id),
+      },
+    },
+  },
+});
