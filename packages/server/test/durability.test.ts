@@ -1,0 +1,94 @@
+import { ReportList } from '@debrief/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapCli, type CliServer, startCliServer } from '../../../test/harness/cli-process.js';
+import {
+  createTestDatabase,
+  DIALECTS,
+  type TestDatabase,
+} from '../../../test/harness/databases.js';
+import { bearer, call } from './http.js';
+
+/**
+ * DESIGN §2: a 201 means the report is committed and survives `kill -9` of the server. The real
+ * CLI server runs as a child process; it is killed with SIGKILL (no shutdown code runs), while
+ * requests are still in flight, then restarted on the same database.
+ */
+describe.each(DIALECTS)('durability on %s', (dialect) => {
+  let database: TestDatabase;
+  let server: CliServer | null = null;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await server?.kill('SIGKILL');
+    await database.drop();
+  });
+
+  it('finds every acknowledged report after kill -9 and a restart', async () => {
+    const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
+    const tenant = await bootstrapCli(env, { email: 'durable@example.test', project: 'Durable' });
+    server = await startCliServer(env);
+    const submit = (url: string, i: number) =>
+      call(`${url}/v1/reports`, {
+        body: {
+          ingest_key: tenant.ingest_key,
+          outcome: i % 2 ? 'failure' : 'success',
+          details: `durable report ${i}`,
+          tool_name: `tool_${i % 7}`,
+        },
+      });
+
+    const acknowledged: string[] = [];
+    // 200 reports: some one by one, most in concurrent bursts of 50.
+    for (let i = 0; i < 20; i++) {
+      const res = await submit(server.url, i);
+      expect(res.status).toBe(201);
+      acknowledged.push(res.body.id);
+    }
+    for (let burst = 0; burst < 4; burst++) {
+      const results = await Promise.all(
+        Array.from({ length: 45 }, (_, j) => submit(server!.url, 20 + burst * 45 + j)),
+      );
+      for (const res of results) {
+        expect(res.status).toBe(201);
+        acknowledged.push(res.body.id);
+      }
+    }
+    expect(acknowledged).toHaveLength(200);
+
+    // One more burst, killed while in flight: whatever was acknowledged before the kill counts.
+    const url = server.url;
+    let answered = 0;
+    const victim = server;
+    const inFlight = Array.from({ length: 60 }, (_, j) =>
+      submit(url, 1000 + j).then(
+        (res) => {
+          if (res.status === 201) acknowledged.push(res.body.id);
+          if (++answered === 10) victim.child.kill('SIGKILL');
+        },
+        () => {}, // the connection died with the process: not acknowledged
+      ),
+    );
+    await Promise.all(inFlight);
+    const exit = await victim.kill('SIGKILL');
+    expect(exit.signal).toBe('SIGKILL');
+    expect(acknowledged.length).toBeGreaterThanOrEqual(210);
+
+    server = await startCliServer(env);
+    const found = new Set<string>();
+    for (let page = 1; ; page++) {
+      const res = await call(
+        `${server.url}/v1/dashboard/${tenant.project.id}/reports?limit=100&page=${page}`,
+        { headers: bearer(tenant.api_key) },
+      );
+      expect(res.status).toBe(200);
+      const list = ReportList.parse(res.body);
+      for (const report of list.reports) found.add(report.id);
+      if (list.reports.length < 100) break;
+    }
+    const missing = acknowledged.filter((id) => !found.has(id));
+    expect(missing).toEqual([]);
+    await server.kill('SIGTERM');
+    server = null;
+  }, 120_000);
+});
