@@ -3,6 +3,21 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { registerAuthConfig } from './accounts/auth-config.route.js';
 import { registerSignin } from './accounts/signin.route.js';
 import { registerSignup } from './accounts/signup.route.js';
+import { registerDocs } from './agent-resources/docs.route.js';
+import { registerLlms } from './agent-resources/llms.route.js';
+import { registerOpenApi } from './agent-resources/openapi.route.js';
+import { registerSkill } from './agent-resources/skill.route.js';
+import { registerConsoleCreateApiKey } from './console/create-api-key.route.js';
+import { registerConsoleCreateProject } from './console/create-project.route.js';
+import { registerConsoleGetIngestKey } from './console/get-ingest-key.route.js';
+import { registerConsoleIntegrate } from './console/integrate.route.js';
+import { registerConsoleListApiKeys } from './console/list-api-keys.route.js';
+import { registerConsoleListProjects } from './console/list-projects.route.js';
+import { registerConsoleRenameProject } from './console/rename-project.route.js';
+import { registerConsoleRevokeApiKey } from './console/revoke-api-key.route.js';
+import { registerConsoleRotateIngestKey } from './console/rotate-ingest-key.route.js';
+import { registerConsoleTimeseries } from './console/timeseries.route.js';
+import { registerConsoleToolStats } from './console/tools.route.js';
 import type { AppContext } from './context.js';
 import { registerErrorHandling } from './errors/error-handler.js';
 import { registerHealth } from './health/health.route.js';
@@ -69,6 +84,10 @@ export async function createApp(
   registerListProjects(app, ctx);
   registerListReports(app, ctx);
   registerReportEvents(app, ctx, streams);
+  registerSkill(app, ctx);
+  registerOpenApi(app, ctx);
+  registerDocs(app, ctx);
+  registerLlms(app, ctx);
 
   registerSessions(app);
   registerAuthConfig(app, ctx);
@@ -76,6 +95,17 @@ export async function createApp(
   registerSignin(app, ctx);
   registerGetSession(app, ctx);
   registerSignout(app, ctx);
+  registerConsoleListProjects(app, ctx);
+  registerConsoleCreateProject(app, ctx);
+  registerConsoleRenameProject(app, ctx);
+  registerConsoleGetIngestKey(app, ctx);
+  registerConsoleRotateIngestKey(app, ctx);
+  registerConsoleListApiKeys(app, ctx);
+  registerConsoleCreateApiKey(app, ctx);
+  registerConsoleRevokeApiKey(app, ctx);
+  registerConsoleTimeseries(app, ctx);
+  registerConsoleToolStats(app, ctx);
+  registerConsoleIntegrate(app, ctx);
 
   await app.ready();
   return app;

@@ -1,0 +1,161 @@
+import {
+  type ApiKeyInfo,
+  type ConsoleProject,
+  formatWireTimestamp,
+  OUTCOMES,
+  type Outcome,
+  type ReportStats,
+  type StatsQuery,
+  TIMESERIES_DEFAULT_DAYS,
+  TIMESERIES_MAX_DAYS,
+  type Timeseries,
+  type ToolStats,
+} from '@debrief/protocol';
+import type { AppContext } from '../context.js';
+import { toDate } from '../db/schema.js';
+import { ApiError } from '../errors/api-error.js';
+import { listApiKeys } from '../keys/key.service.js';
+import { getOwnedProject, listProjects } from '../projects/project.service.js';
+import { countByDay, countByTool, countRecentByProject } from './stats.repository.js';
+
+const DAY_MS = 86_400_000;
+
+function emptyStats(): ReportStats {
+  return { total: 0, success: 0, failure: 0, confusing: 0, gave_up: 0, request: 0 };
+}
+
+function isOutcome(value: string): value is Outcome {
+  return (OUTCOMES as readonly string[]).includes(value);
+}
+
+/** The account's projects, oldest first, with per-outcome counts of the last 7 days. */
+export async function listConsoleProjects(
+  ctx: AppContext,
+  accountId: string,
+): Promise<ConsoleProject[]> {
+  const since = new Date(Date.now() - 7 * DAY_MS);
+  const [projects, counts] = await Promise.all([
+    listProjects(ctx.db, accountId),
+    countRecentByProject(ctx.db, accountId, since),
+  ]);
+  const stats = new Map(projects.map((p) => [p.id, emptyStats()]));
+  for (const { projectId, outcome, n } of counts) {
+    const s = stats.get(projectId);
+    if (!s || !isOutcome(outcome)) continue;
+    s[outcome] += n;
+    s.total += n;
+  }
+  return projects.map((p) => ({ ...p, last_7_days: stats.get(p.id) ?? emptyStats() }));
+}
+
+function startOfUtcDay(date: Date): number {
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+}
+
+/**
+ * Outcomes per UTC day, one entry per day of the range, zero-filled. The range is `from`..`to`
+ * (inclusive, as in the reports list); without them, the last 14 days up to today.
+ */
+export async function projectTimeseries(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  query: StatsQuery,
+): Promise<Timeseries> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const today = startOfUtcDay(new Date());
+  const fromDay = query.from ? startOfUtcDay(query.from.start) : null;
+  const lastDay = query.to
+    ? startOfUtcDay(new Date(query.to.end.getTime() - 1))
+    : Math.max(today, fromDay ?? today);
+  const firstDay = fromDay ?? lastDay - (TIMESERIES_DEFAULT_DAYS - 1) * DAY_MS;
+  const dayCount = Math.round((lastDay - firstDay) / DAY_MS) + 1;
+  if (dayCount > TIMESERIES_MAX_DAYS) {
+    throw new ApiError(
+      'invalid_query',
+      `The range covers ${dayCount} days; a timeseries covers at most ${TIMESERIES_MAX_DAYS}. Narrow from and to.`,
+      { errors: [{ field: 'from', message: `range must be at most ${TIMESERIES_MAX_DAYS} days` }] },
+    );
+  }
+  const rows = await countByDay(ctx.db, ctx.database.dialect, project.id, {
+    toolName: query.tool_name,
+    source: query.source,
+    from: query.from?.start ?? new Date(firstDay),
+    before: query.to?.end ?? new Date(lastDay + DAY_MS),
+  });
+  const days = Array.from({ length: dayCount }, (_, i) => ({
+    date: new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10),
+    success: 0,
+    failure: 0,
+    confusing: 0,
+    gave_up: 0,
+    request: 0,
+  }));
+  const byDate = new Map(days.map((d) => [d.date, d]));
+  for (const { day, outcome, n } of rows) {
+    const entry = byDate.get(day);
+    if (entry && isOutcome(outcome)) entry[outcome] += n;
+  }
+  return { days };
+}
+
+/** Per-tool counts, worst success rate first (then busiest first), under from/to/source. */
+export async function projectToolStats(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  query: Omit<StatsQuery, 'tool_name'>,
+): Promise<ToolStats> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const rows = await countByTool(ctx.db, project.id, {
+    source: query.source,
+    from: query.from?.start,
+    before: query.to?.end,
+  });
+  const byTool = new Map<string | null, ReportStats>();
+  for (const { toolName, outcome, n } of rows) {
+    if (!isOutcome(outcome)) continue;
+    let s = byTool.get(toolName);
+    if (!s) {
+      s = emptyStats();
+      byTool.set(toolName, s);
+    }
+    s[outcome] += n;
+    s.total += n;
+  }
+  const tools = [...byTool].map(([tool_name, s]) => ({
+    tool_name,
+    ...s,
+    success_rate: s.total === 0 ? 0 : s.success / s.total,
+  }));
+  tools.sort(
+    (a, b) =>
+      a.success_rate - b.success_rate ||
+      b.total - a.total ||
+      (a.tool_name === null
+        ? 1
+        : b.tool_name === null
+          ? -1
+          : a.tool_name.localeCompare(b.tool_name)),
+  );
+  return { tools };
+}
+
+function wireTime(value: Date | string | null): string | null {
+  return value === null ? null : formatWireTimestamp(toDate(value));
+}
+
+/** The account's API keys, newest first, without secrets. */
+export async function listConsoleApiKeys(
+  ctx: AppContext,
+  accountId: string,
+): Promise<ApiKeyInfo[]> {
+  return (await listApiKeys(ctx.db, accountId)).map((row) => ({
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    created_at: formatWireTimestamp(toDate(row.created_at)),
+    last_used_at: wireTime(row.last_used_at),
+    revoked_at: wireTime(row.revoked_at),
+  }));
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { getIngestKey, issueIngestKey } from '../keys/key.service.js';
+import { getOwnedProject } from '../projects/project.service.js';
+import { requireSession } from '../sessions/require-session.js';
+
+/** Ingest keys are public by design: shown any time, unlike API keys. */
+export function registerConsoleGetIngestKey(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Params: { id: string } }>('/v1/console/projects/:id/ingest-key', {
+    preHandler: requireSession(ctx),
+    handler: async (request) => {
+      const project = await getOwnedProject(ctx.db, request.accountId, request.params.id);
+      // Every project is created with a key; issue one should a project somehow have none.
+      const key =
+        (await getIngestKey(ctx.db, project.id)) ?? (await issueIngestKey(ctx.db, project.id));
+      return { ingest_key: key };
+    },
+  });
+}

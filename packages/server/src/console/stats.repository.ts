@@ -1,0 +1,96 @@
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+
+export interface StatsFilters {
+  toolName?: string;
+  source?: string;
+  /** Inclusive lower bound. */
+  from?: Date;
+  /** Exclusive upper bound. */
+  before?: Date;
+}
+
+function applyStatsFilters<O>(
+  query: SelectQueryBuilder<DB, 'reports', O>,
+  projectId: string,
+  filters: StatsFilters,
+): SelectQueryBuilder<DB, 'reports', O> {
+  let q = query.where('reports.project_id', '=', projectId);
+  if (filters.toolName !== undefined) q = q.where('reports.tool_name', '=', filters.toolName);
+  if (filters.source !== undefined) q = q.where('reports.source', '=', filters.source);
+  if (filters.from !== undefined)
+    q = q.where('reports.created_at', '>=', filters.from.toISOString());
+  if (filters.before !== undefined)
+    q = q.where('reports.created_at', '<', filters.before.toISOString());
+  return q;
+}
+
+/**
+ * The UTC day of `created_at` as `YYYY-MM-DD`. SQLite stores ISO 8601 UTC text, so the day is
+ * its first ten characters; PostgreSQL stores timestamptz, formatted in UTC.
+ */
+function utcDay(dialect: Dialect) {
+  return dialect === 'postgres'
+    ? sql<string>`to_char(reports.created_at at time zone 'UTC', 'YYYY-MM-DD')`
+    : sql<string>`substr(reports.created_at, 1, 10)`;
+}
+
+/** Reports per project and outcome since a time, for every project of the account: one query. */
+export async function countRecentByProject(db: Kysely<DB>, accountId: string, since: Date) {
+  const rows = await db
+    .selectFrom('reports')
+    .innerJoin('projects', 'projects.id', 'reports.project_id')
+    .select((eb) => [
+      'reports.project_id as project_id',
+      'reports.outcome as outcome',
+      eb.fn.countAll<number | string>().as('n'),
+    ])
+    .where('projects.account_id', '=', accountId)
+    .where('reports.created_at', '>=', since.toISOString())
+    .groupBy(['reports.project_id', 'reports.outcome'])
+    .execute();
+  return rows.map((row) => ({ projectId: row.project_id, outcome: row.outcome, n: Number(row.n) }));
+}
+
+/** Reports per UTC day and outcome under the filters. */
+export async function countByDay(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: StatsFilters,
+) {
+  const day = utcDay(dialect);
+  const rows = await applyStatsFilters(
+    db
+      .selectFrom('reports')
+      .select((eb) => [
+        day.as('day'),
+        'reports.outcome',
+        eb.fn.countAll<number | string>().as('n'),
+      ]),
+    projectId,
+    filters,
+  )
+    .groupBy([day, 'reports.outcome'])
+    .execute();
+  return rows.map((row) => ({ day: row.day, outcome: row.outcome, n: Number(row.n) }));
+}
+
+/** Reports per tool name (null = none given) and outcome under the filters. */
+export async function countByTool(db: Kysely<DB>, projectId: string, filters: StatsFilters) {
+  const rows = await applyStatsFilters(
+    db
+      .selectFrom('reports')
+      .select((eb) => [
+        'reports.tool_name',
+        'reports.outcome',
+        eb.fn.countAll<number | string>().as('n'),
+      ]),
+    projectId,
+    filters,
+  )
+    .groupBy(['reports.tool_name', 'reports.outcome'])
+    .execute();
+  return rows.map((row) => ({ toolName: row.tool_name, outcome: row.outcome, n: Number(row.n) }));
+}
