@@ -3,6 +3,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { registerAuthConfig } from './accounts/auth-config.route.js';
 import { registerSignin } from './accounts/signin.route.js';
 import { registerSignup } from './accounts/signup.route.js';
+import { registerDocs } from './agent-resources/docs.route.js';
+import { registerLlms } from './agent-resources/llms.route.js';
+import { registerOpenApi } from './agent-resources/openapi.route.js';
+import { registerSkill } from './agent-resources/skill.route.js';
 import { registerConsoleCreateApiKey } from './console/create-api-key.route.js';
 import { registerConsoleCreateProject } from './console/create-project.route.js';
 import { registerConsoleGetIngestKey } from './console/get-ingest-key.route.js';
@@ -80,6 +84,10 @@ export async function createApp(
   registerListProjects(app, ctx);
   registerListReports(app, ctx);
   registerReportEvents(app, ctx, streams);
+  registerSkill(app, ctx);
+  registerOpenApi(app, ctx);
+  registerDocs(app, ctx);
+  registerLlms(app, ctx);
 
   registerSessions(app);
   registerAuthConfig(app, ctx);

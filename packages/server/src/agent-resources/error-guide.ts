@@ -1,0 +1,97 @@
+import {
+  API_KEY_PREFIX,
+  BODY_MAX_BYTES,
+  DETAILS_MAX_LENGTH,
+  ERROR_CODES,
+  ERROR_TITLES,
+  type ErrorCode,
+  errorStatus,
+  INGEST_KEY_PREFIX,
+  LABEL_MAX_LENGTH,
+  MAX_PAGE_LIMIT,
+  METADATA_MAX_BYTES,
+  METADATA_MAX_KEYS,
+  OUTCOMES,
+} from '@debrief/protocol';
+
+/**
+ * How to fix each error, written for an agent. Shared by /skill.md and /docs (`#error-<code>`).
+ * Partial on purpose: a code added to the protocol later still gets an entry (its title) rather
+ * than breaking the build of whoever adds it.
+ */
+const FIXES: Partial<Record<ErrorCode, string>> = {
+  invalid_json:
+    'The body did not parse as JSON. Send one JSON object with double-quoted keys and strings; escape `"` and newlines inside `details`.',
+  invalid_body:
+    'The body is empty or not a JSON object. Send one object, not an array or a string.',
+  validation_failed: `A field is wrong; \`errors\` lists each one (\`field\`, \`message\`). \`outcome\` must be one of ${OUTCOMES.join(', ')}; \`details\` 1–${DETAILS_MAX_LENGTH.toLocaleString('en-US')} characters; \`tool_name\` and \`source\` at most ${LABEL_MAX_LENGTH}; \`metadata\` a flat object of at most ${METADATA_MAX_KEYS} string/number/boolean values and ${METADATA_MAX_BYTES} bytes. Fix every listed field and send once more.`,
+  invalid_query: `A query parameter is wrong; \`errors\` lists each one. \`page\` and \`limit\` are positive integers (\`limit\` is capped at ${MAX_PAGE_LIMIT}), \`outcome\` one of ${OUTCOMES.join(', ')}, \`from\`/\`to\` ISO 8601 dates or date-times, each given once.`,
+  missing_ingest_key: `Add \`"ingest_key": "${INGEST_KEY_PREFIX}…"\` to the JSON body (no header is needed). The key is in the SKILL.md you were given or in the dashboard.`,
+  invalid_ingest_key: `The key is malformed, unknown or was rotated. Copy the current key (\`${INGEST_KEY_PREFIX}\` + 32 lowercase hex characters) again; do not retry with the same key.`,
+  secret_key_not_allowed: `A secret API key (\`${API_KEY_PREFIX}…\`) was sent as \`ingest_key\`. Never embed secret keys in agents or skills: use the project's public ingest key, and tell the developer to revoke the exposed API key.`,
+  missing_api_key: `Reading needs \`Authorization: Bearer ${API_KEY_PREFIX}…\`, an API key created in the dashboard (shown once).`,
+  invalid_api_key:
+    'The API key is truncated, mistyped, unknown or revoked. Copy it again or create a new one in the dashboard.',
+  ingest_key_cannot_read: `An ingest key was sent as a Bearer token. Ingest keys only submit reports (in the body of POST /v1/reports); reading needs a secret API key (\`${API_KEY_PREFIX}…\`).`,
+  not_authenticated: 'Sign in to the dashboard first (or use an API key for the read API).',
+  invalid_credentials:
+    'The email or the password is wrong. Check both; repeated failures are rate-limited.',
+  csrf_failed:
+    'Send the `x-csrf-token` header from GET /v1/auth/session with every dashboard request that changes something.',
+  signups_closed: 'The operator of this instance has closed sign-ups. Ask them for an account.',
+  forbidden: 'Your credentials do not allow this action.',
+  not_found: 'No such endpoint or resource. The endpoints are listed in /openapi.json.',
+  project_not_found:
+    'No project with this id in your account. GET /v1/projects lists your projects and their ids.',
+  method_not_allowed: 'This endpoint does not take this HTTP method; see /openapi.json.',
+  conflict: 'The resource already exists (e.g. an account with this email). Use the existing one.',
+  payload_too_large: `The body is larger than ${BODY_MAX_BYTES / 1024} KiB. Shorten \`details\` and \`metadata\`.`,
+  quota_exceeded:
+    "The project owner has used this month's report quota; nothing was stored. Do not retry before the time in `Retry-After` (the start of next month, UTC); carry on with your task.",
+  rate_limited: 'Too many requests. Wait for the seconds in `Retry-After`, then try again.',
+  internal_error:
+    'Something failed on the server and nothing was changed. Retry once after a moment; if it persists, carry on with your task.',
+  service_unavailable:
+    'The service cannot store reports right now (e.g. the database does not answer, or the server is restarting). Retry once after a few seconds.',
+};
+
+export interface ErrorGuideEntry {
+  code: ErrorCode;
+  status: number;
+  title: string;
+  fix: string;
+}
+
+export function errorGuide(code: ErrorCode): ErrorGuideEntry {
+  return {
+    code,
+    status: errorStatus(code),
+    title: ERROR_TITLES[code],
+    fix: FIXES[code] ?? ERROR_TITLES[code],
+  };
+}
+
+export function allErrorGuides(): ErrorGuideEntry[] {
+  return ERROR_CODES.map(errorGuide);
+}
+
+/** The codes POST /v1/reports can answer with: the ones an agent reporting feedback may meet. */
+export const SUBMIT_ERROR_CODES = [
+  'invalid_json',
+  'invalid_body',
+  'missing_ingest_key',
+  'invalid_ingest_key',
+  'secret_key_not_allowed',
+  'validation_failed',
+  'payload_too_large',
+  'quota_exceeded',
+  'internal_error',
+  'service_unavailable',
+] as const satisfies readonly ErrorCode[];
+
+/** The codes of the Bearer-authenticated read endpoints (before endpoint-specific ones). */
+export const READ_AUTH_ERROR_CODES = [
+  'missing_api_key',
+  'invalid_api_key',
+  'ingest_key_cannot_read',
+] as const satisfies readonly ErrorCode[];

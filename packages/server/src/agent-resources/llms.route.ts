@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+
+/** The llms.txt index (https://llmstxt.org): a title, a summary, then links with one line each. */
+export function renderLlmsTxt(publicUrl: string): string {
+  const base = publicUrl.replace(/\/+$/, '');
+  return `# Debrief
+
+> Debrief collects short feedback reports from AI agents about the tools they use (outcome success, failure, confusing, gave_up or request, plus details), so tool developers can fix what goes wrong. Agents submit with one POST ${base}/v1/reports carrying the tool's public ingest key.
+
+## Docs
+
+- [Agent instructions](${base}/skill.md): when and how to send a report, the outcomes, the exact request, errors and how to fix them
+- [OpenAPI description](${base}/openapi.json): OpenAPI 3.1 document of every public endpoint
+- [API reference](${base}/docs): human-readable reference with every error code
+
+## Optional
+
+- [Health](${base}/healthz): liveness check
+`;
+}
+
+export function registerLlms(app: FastifyInstance, ctx: AppContext): void {
+  const text = renderLlmsTxt(ctx.config.publicUrl);
+  app.get('/llms.txt', async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(text),
+  );
+}

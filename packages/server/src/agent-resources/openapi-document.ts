@@ -1,0 +1,370 @@
+import {
+  type ErrorCode,
+  errorStatus,
+  OUTCOMES,
+  PROBLEM_CONTENT_TYPE,
+  problem,
+} from '@debrief/protocol';
+import { errorGuide, READ_AUTH_ERROR_CODES, SUBMIT_ERROR_CODES } from './error-guide.js';
+import {
+  componentSchemas,
+  type JsonSchema,
+  listReportsQueryParameters,
+} from './openapi-schemas.js';
+import { OUTCOME_EXAMPLES } from './skill-document.js';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const EXAMPLE_ID = '019a8f3c5e7b7c2d9f10a4b6c8d0e2f4';
+const EXAMPLE_PROJECT_ID = '019a8f3b11aa7e55b0c4d2e6f8a0b1c3';
+const EXAMPLE_INGEST_KEY = 'wk_3f2a9c4e1b7d6a8f0e5c2b9d4a7f1e3c';
+
+const EXAMPLE_REPORT = {
+  id: EXAMPLE_ID,
+  outcome: 'confusing',
+  tool_name: 'search_files',
+  source: 'claude-code',
+  details: OUTCOME_EXAMPLES.confusing,
+  metadata: { client: 'claude-code', model: 'x-1' },
+  created_at: '2026-11-21T14:30:00Z',
+};
+
+/** The problem-details responses of an operation, one per status, listing exactly its codes. */
+function problemResponses(base: string, codes: readonly ErrorCode[]): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes)
+    byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: group.map((code) => `\`${code}\`: ${errorGuide(code).title}.`).join(' '),
+      ...(status === 429
+        ? {
+            headers: {
+              'Retry-After': {
+                description: 'Seconds to wait before trying again.',
+                schema: { type: 'integer', minimum: 0 },
+              },
+            },
+          }
+        : {}),
+      content: {
+        [PROBLEM_CONTENT_TYPE]: {
+          schema: {
+            allOf: [
+              ref('ProblemDetails'),
+              { properties: { status: { const: status }, code: { enum: group } } },
+            ],
+          },
+          examples: Object.fromEntries(
+            group.map((code) => [
+              code,
+              { summary: errorGuide(code).title, value: problem(base, code, errorGuide(code).fix) },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+const READ_SECURITY = [{ ApiKey: [] }, { DashboardSession: [] }];
+
+const textResponse = (type: string, description: string, example: string) => ({
+  '200': { description, content: { [type]: { schema: { type: 'string' }, example } } },
+});
+
+function paths(base: string): Record<string, JsonSchema> {
+  const projectId = {
+    name: 'projectId',
+    in: 'path',
+    required: true,
+    description: 'Id of one of your projects (32 lowercase hex characters), from GET /v1/projects.',
+    schema: { type: 'string' },
+  };
+  return {
+    '/v1/reports': {
+      post: {
+        operationId: 'submitReport',
+        tags: ['Reports'],
+        summary: 'Submit a report',
+        description:
+          'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing.',
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('SubmitReportBody'),
+              examples: Object.fromEntries(
+                OUTCOMES.map((outcome) => [
+                  outcome,
+                  {
+                    summary: `A ${outcome} report`,
+                    value: {
+                      ingest_key: EXAMPLE_INGEST_KEY,
+                      outcome,
+                      tool_name: 'search_files',
+                      source: 'claude-code',
+                      details: OUTCOME_EXAMPLES[outcome],
+                    },
+                  },
+                ]),
+              ),
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Stored (committed: it survives a crash of the server).',
+            content: {
+              'application/json': {
+                schema: ref('SubmitReportResponse'),
+                example: { ok: true, id: EXAMPLE_ID },
+              },
+            },
+          },
+          ...problemResponses(base, SUBMIT_ERROR_CODES),
+        },
+      },
+    },
+    '/v1/projects': {
+      get: {
+        operationId: 'listProjects',
+        tags: ['Read'],
+        summary: 'List your projects',
+        description: 'Every project of the account of the API key, oldest first, as a bare array.',
+        security: READ_SECURITY,
+        responses: {
+          '200': {
+            description: 'Your projects.',
+            content: {
+              'application/json': {
+                schema: ref('ProjectList'),
+                example: [
+                  {
+                    id: EXAMPLE_PROJECT_ID,
+                    name: 'My MCP server',
+                    created_at: '2026-11-01T09:00:00Z',
+                  },
+                ],
+              },
+            },
+          },
+          ...problemResponses(base, [...READ_AUTH_ERROR_CODES, 'internal_error']),
+        },
+      },
+    },
+    '/v1/dashboard/{projectId}/reports': {
+      get: {
+        operationId: 'listReports',
+        tags: ['Read'],
+        summary: 'List reports of a project, with statistics',
+        description:
+          'Newest first (`created_at`, then `id`, descending). `pagination.total` counts the reports matching every filter; `stats` counts every filter except `outcome`. A project of another account is 404, like an unknown id.',
+        security: READ_SECURITY,
+        parameters: [projectId, ...listReportsQueryParameters()],
+        responses: {
+          '200': {
+            description: 'One page of reports.',
+            content: {
+              'application/json': {
+                schema: ref('ReportList'),
+                example: {
+                  project: { id: EXAMPLE_PROJECT_ID, name: 'My MCP server' },
+                  stats: { total: 1, success: 0, failure: 0, confusing: 1, gave_up: 0, request: 0 },
+                  reports: [EXAMPLE_REPORT],
+                  pagination: { page: 1, limit: 20, total: 1 },
+                },
+              },
+            },
+          },
+          ...problemResponses(base, [
+            'invalid_query',
+            ...READ_AUTH_ERROR_CODES,
+            'project_not_found',
+            'internal_error',
+          ]),
+        },
+      },
+    },
+    '/v1/dashboard/{projectId}/events': {
+      get: {
+        operationId: 'streamReportEvents',
+        tags: ['Realtime'],
+        summary: 'Stream new reports (Server-Sent Events)',
+        description:
+          'First an `event: ready`, then one `event: report` per new report: `id:` is the report id, `data:` the Report JSON (schema Report). Reconnect with `Last-Event-ID` to replay what was missed (up to 1,000 reports).',
+        security: READ_SECURITY,
+        parameters: [
+          projectId,
+          {
+            name: 'Last-Event-ID',
+            in: 'header',
+            required: false,
+            description: 'Id of the last report received; the reports after it are sent first.',
+            schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'An endless event stream.',
+            content: {
+              'text/event-stream': {
+                schema: {
+                  type: 'string',
+                  description: 'Events whose `data` is a Report (see components.schemas.Report).',
+                },
+                example: `event: ready\ndata: {"project_id":"${EXAMPLE_PROJECT_ID}"}\n\nevent: report\nid: ${EXAMPLE_ID}\ndata: ${JSON.stringify(EXAMPLE_REPORT)}\n\n`,
+              },
+            },
+          },
+          ...problemResponses(base, [
+            ...READ_AUTH_ERROR_CODES,
+            'project_not_found',
+            'internal_error',
+          ]),
+        },
+      },
+    },
+    '/healthz': {
+      get: {
+        operationId: 'health',
+        tags: ['Health'],
+        summary: 'Liveness: the process answers',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Up.',
+            content: {
+              'application/json': { schema: ref('HealthResponse'), example: { ok: true } },
+            },
+          },
+        },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'ready',
+        tags: ['Health'],
+        summary: 'Readiness: the database answers too',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Ready to store reports.',
+            content: {
+              'application/json': {
+                schema: ref('ReadyResponse'),
+                example: { ok: true, database: 'sqlite' },
+              },
+            },
+          },
+          ...problemResponses(base, ['service_unavailable']),
+        },
+      },
+    },
+    '/skill.md': {
+      get: {
+        operationId: 'skill',
+        tags: ['Agent resources'],
+        summary: 'Instructions for agents (SKILL.md)',
+        description:
+          'When and how to report, the exact request, errors and fixes, and a feedback block about Debrief itself.',
+        security: [],
+        responses: textResponse(
+          'text/markdown',
+          'Markdown for agents.',
+          '# Debrief: tell tool developers how their tools worked for you\n…',
+        ),
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'openapi',
+        tags: ['Agent resources'],
+        summary: 'This OpenAPI document',
+        security: [],
+        responses: {
+          '200': {
+            description: 'OpenAPI 3.1.',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
+    '/docs': {
+      get: {
+        operationId: 'docs',
+        tags: ['Agent resources'],
+        summary: 'API reference (HTML), with an anchor per error code (`#error-<code>`)',
+        security: [],
+        responses: textResponse('text/html', 'A self-contained HTML page.', '<!doctype html>…'),
+      },
+    },
+    '/llms.txt': {
+      get: {
+        operationId: 'llms',
+        tags: ['Agent resources'],
+        summary: 'Index of the agent resources (llms.txt)',
+        security: [],
+        responses: textResponse('text/plain', 'Markdown-formatted index.', '# Debrief\n…'),
+      },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 description of the public API. Schemas come from the protocol's zod schemas
+ * (`z.toJSONSchema`); paths, summaries and examples are written here.
+ */
+export function buildOpenApiDocument(publicUrl: string): JsonSchema {
+  const base = publicUrl.replace(/\/+$/, '');
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Debrief API',
+      version: '1.0.0',
+      summary: 'Feedback from AI agents about the tools they use.',
+      description: `Agents submit reports with POST /v1/reports and a public ingest key; developers read them with a secret API key. Agent instructions: ${base}/skill.md. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`; each code is explained at ${base}/docs#error-<code>. Timestamps are UTC \`YYYY-MM-DDThh:mm:ssZ\`. An unknown path answers 404 \`not_found\`.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: base }],
+    tags: [
+      { name: 'Reports', description: 'Submitting reports (agents).' },
+      { name: 'Read', description: 'Reading reports (developers).' },
+      { name: 'Realtime', description: 'Live report stream.' },
+      { name: 'Agent resources', description: 'Documents published for agents.' },
+      { name: 'Health', description: 'Probes.' },
+    ],
+    paths: paths(base),
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        IngestKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'ingest_key',
+          description:
+            'The project ingest key (`wk_` + 32 lowercase hex characters) is sent as the `ingest_key` member of the JSON body of POST /v1/reports, NOT as a header: OpenAPI security schemes cannot place a key in a body, so this entry documents the key and POST /v1/reports declares `security: []` with a required `ingest_key` body field. Public by design: it can only submit reports, and can be rotated in the dashboard.',
+          'x-debrief-location': 'body',
+        },
+        ApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'wk_sk_…',
+          description:
+            'Secret API key, `Authorization: Bearer wk_sk_…` (created in the dashboard or with `debrief bootstrap`, shown once). Reads data: never embed it in agents, skills or client code.',
+        },
+        DashboardSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'debrief_session',
+          description:
+            'The dashboard session cookie; read endpoints accept it instead of an API key.',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import {
+  BODY_MAX_BYTES,
+  DETAILS_MAX_LENGTH,
+  INGEST_KEY_PREFIX,
+  LABEL_MAX_LENGTH,
+  METADATA_MAX_BYTES,
+  METADATA_MAX_KEYS,
+  OUTCOME_MEANINGS,
+  OUTCOMES,
+  type Outcome,
+} from '@debrief/protocol';
+import { errorGuide, SUBMIT_ERROR_CODES } from './error-guide.js';
+import { renderFeedbackBlock } from './feedback-block.js';
+import { SELF_SOURCE } from './self-project.service.js';
+
+/** One-line example per outcome, shown in /skill.md. */
+export const OUTCOME_EXAMPLES: Record<Outcome, string> = {
+  success: 'search_files found the config file on the first call.',
+  failure: 'create_invoice returned 500 "internal error" for a valid customer id.',
+  confusing: 'The docs say `date` but not its format; I guessed YYYY-MM-DD and it worked.',
+  gave_up: 'The tool needs an OAuth token I do not have; I stopped after 3 attempts.',
+  request: 'I wished list_orders could filter by status, so I did not have to page through all.',
+};
+
+const n = (value: number) => value.toLocaleString('en-US');
+
+/** Placeholder a developer's agent never sends as is: the project's own key goes there. */
+const KEY_PLACEHOLDER = `${INGEST_KEY_PREFIX}<32 hex characters: the project's ingest key>`;
+
+function requestSection(base: string): string {
+  return `## The request
+
+\`POST ${base}/v1/reports\` with a JSON body. The ingest key goes in the body; no header is needed (\`Content-Type: application/json\` is welcome but optional).
+
+With curl:
+
+\`\`\`bash
+curl -sS -X POST '${base}/v1/reports' \\
+  -H 'Content-Type: application/json' \\
+  --data-binary @- <<'JSON'
+{"ingest_key": "wk_…", "outcome": "confusing", "tool_name": "search_files", "details": "The glob parameter is undocumented; I guessed **/*.ts and it worked."}
+JSON
+\`\`\`
+
+With fetch (JavaScript):
+
+\`\`\`js
+const response = await fetch('${base}/v1/reports', {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({
+    ingest_key: 'wk_…',
+    outcome: 'failure',
+    tool_name: 'create_invoice',
+    details: 'Returned 500 for customer 42 although the customer exists.',
+  }),
+});
+// 201 {"ok":true,"id":"…"} when stored; otherwise a problem-details JSON (see Errors).
+\`\`\`
+
+Success: \`201 Created\` with \`{"ok": true, "id": "<32 hex characters>"}\`. The report is stored once you have the 201.
+
+### Fields
+
+| Field | Required | Limits |
+| --- | --- | --- |
+| \`ingest_key\` | yes | \`${INGEST_KEY_PREFIX}\` + 32 lowercase hex characters; public, given to you with the tool |
+| \`outcome\` | yes | exactly one of ${OUTCOMES.map((o) => `\`${o}\``).join(', ')} |
+| \`details\` | yes | what happened, in plain words; 1–${n(DETAILS_MAX_LENGTH)} characters after trimming |
+| \`tool_name\` | no | the tool you used, at most ${LABEL_MAX_LENGTH} characters |
+| \`source\` | no | who is reporting (your agent or client name), at most ${LABEL_MAX_LENGTH} characters |
+| \`metadata\` | no | flat object of string, number or boolean values (e.g. \`{"client": "my-agent", "model": "x-1"}\`); at most ${METADATA_MAX_KEYS} keys and ${n(METADATA_MAX_BYTES)} bytes as JSON |
+
+The whole body may be at most ${n(BODY_MAX_BYTES / 1024)} KiB. Unknown fields are ignored.
+`;
+}
+
+function errorsSection(base: string): string {
+  const rows = SUBMIT_ERROR_CODES.map(errorGuide)
+    .map((e) => `| ${e.status} | \`${e.code}\` | ${e.fix} |`)
+    .join('\n');
+  return `## Errors and how to fix them
+
+Every error is a JSON object (\`Content-Type: application/problem+json\`) like
+\`{"ok": false, "status": 400, "code": "validation_failed", "title": "…", "detail": "…", "errors": [{"field": "outcome", "message": "…"}], "type": "${base}/docs#error-validation_failed"}\`.
+Read \`detail\`: it says what was wrong and how to fix it. Branch on \`code\`:
+
+| Status | code | What to do |
+| --- | --- | --- |
+${rows}
+
+Fix the request and send it once more; never retry the same failing request in a loop, and never let reporting block your real task.
+`;
+}
+
+function developerSection(base: string): string {
+  const block = renderFeedbackBlock({
+    publicUrl: base,
+    ingestKey: KEY_PLACEHOLDER,
+    headingLevel: 3,
+  })
+    .split('\n')
+    .map((line) => (line ? `    ${line}` : line))
+    .join('\n');
+  return `## For developers: three ways to collect reports
+
+Sign in to the dashboard at ${base}/, create a project and copy its ingest key (public by design: it can only submit reports). Then pick the route that matches how agents reach your tool:
+
+1. **A SKILL.md.** Paste this block at the end of your skill (the dashboard's Integrate page shows it with your key filled in):
+
+${block}
+
+2. **An MCP server** (\`@debrief/mcp\`): adds a \`report_feedback\` tool to your server.
+
+   \`\`\`ts
+   import { attach } from '@debrief/mcp';
+   attach(server, { ingestKey: process.env.DEBRIEF_INGEST_KEY, baseUrl: '${base}' });
+   \`\`\`
+
+3. **A REST API on Express** (\`@debrief/express\`): mounts \`POST /feedback\` that agents call on your own API.
+
+   \`\`\`ts
+   import { feedbackRouter } from '@debrief/express';
+   app.use(feedbackRouter({ ingestKey: process.env.DEBRIEF_INGEST_KEY, baseUrl: '${base}' }));
+   \`\`\`
+
+Read the reports in the dashboard (live), or with the read API and a secret API key (\`Authorization: Bearer wk_sk_…\`, never put it in a skill): \`GET ${base}/v1/projects\`, \`GET ${base}/v1/dashboard/{projectId}/reports\`. The full reference is at ${base}/docs and ${base}/openapi.json.
+`;
+}
+
+function selfFeedbackSection(base: string, selfIngestKey: string | null): string {
+  if (!selfIngestKey) {
+    return `## Feedback about Debrief itself
+
+Feedback about Debrief itself is not set up yet on this instance: it starts once the operator has created the first account. Until then, do not send reports about Debrief; carry on with your task.
+`;
+  }
+  return renderFeedbackBlock({
+    publicUrl: base,
+    ingestKey: selfIngestKey,
+    source: SELF_SOURCE,
+    title: 'Feedback about Debrief itself',
+    subject: 'this document or the Debrief API (for example to send a report above)',
+  });
+}
+
+/**
+ * The agent instructions served at /skill.md. `selfIngestKey` is the current key of the
+ * instance's own project (null until the first account exists).
+ */
+export function renderSkillDocument(publicUrl: string, selfIngestKey: string | null): string {
+  const base = publicUrl.replace(/\/+$/, '');
+  const outcomes = OUTCOMES.map(
+    (o) => `- \`${o}\`: ${OUTCOME_MEANINGS[o]}. Example: "${OUTCOME_EXAMPLES[o]}"`,
+  ).join('\n');
+  return `---
+name: debrief-feedback
+description: Report how a tool worked for you (success, failure, confusing, gave_up, request) to its developer through Debrief at ${base}.
+---
+
+# Debrief: tell tool developers how their tools worked for you
+
+Debrief (${base}) collects short reports from AI agents about the tools they use, so the tools' developers can fix what goes wrong. A report takes one HTTP request and a few seconds. The developer of a tool gives you its ingest key (\`${INGEST_KEY_PREFIX}…\`), usually in the tool's SKILL.md, MCP server or API docs.
+
+## When to report
+
+Send one report after you use a tool, and in particular:
+- when it returned an error or a wrong result;
+- when its instructions, parameters or output were unclear;
+- when you had to guess a parameter or a value;
+- when you gave up;
+- when you wished it could do something it cannot;
+- when it worked: successes tell the developer what to keep;
+- even when you could not use the tools at all (not installed, no access, no network, a missing key): say so.
+
+One report per tool and task is enough; a report never replaces doing the task.
+
+## The five outcomes
+
+${outcomes}
+
+${requestSection(base)}
+${errorsSection(base)}
+## Never put in a report
+
+- Secrets: passwords, API keys (including \`wk_sk_…\` keys), tokens, cookies, private keys, connection strings.
+- Personal data: names, email addresses, phone numbers, postal addresses, customer or patient data, anything that identifies a person.
+- Whole files, logs or user content. Describe what happened and quote only the error message you need.
+
+${developerSection(base)}
+${selfFeedbackSection(base, selfIngestKey)}`;
+}
