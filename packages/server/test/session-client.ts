@@ -1,5 +1,7 @@
 import { randomHex, type SessionInfo } from '@debrief/protocol';
+import { expect } from 'vitest';
 import type { TestServer } from '../../../test/harness/test-server.js';
+import { createSession } from '../src/sessions/session.service.js';
 import { call, type HttpResult } from './http.js';
 
 /** A signed-in dashboard user: its session cookie and CSRF token, and calls that carry them. */
@@ -56,4 +58,20 @@ export async function signUp(
   if (res.status !== 201)
     throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   return browserFor(server, email, password, res);
+}
+
+/**
+ * A session for an existing account, made straight in the database: no scrypt, for tests
+ * that are about the console rather than about signing in.
+ */
+export async function sessionFor(server: TestServer, accountId: string): Promise<Browser> {
+  const { id, csrfToken } = await createSession(server.ctx.db, accountId);
+  const res = await call(`${server.url}/v1/auth/session`, {
+    headers: { cookie: `debrief_session=${id}` },
+  });
+  if (res.status !== 200) throw new Error(`session failed: ${res.status}`);
+  const fake = { ...res, headers: new Headers({ 'set-cookie': `debrief_session=${id}; Path=/` }) };
+  const browser = browserFor(server, res.body.account.email, '', fake);
+  expect(browser.info.csrf_token).toBe(csrfToken);
+  return browser;
 }
