@@ -25,14 +25,15 @@ FREE_TIER_MONTHLY_REPORTS, SIGNUPS, LOG_LEVEL, TRUST_PROXY (see the README).`;
 
 class UsageError extends Error {}
 
+/** Opens the configured database, brings its schema up to date, runs `run`, and closes it. */
 async function withDatabase<T>(
   config: Config,
-  run: (db: ReturnType<typeof openDatabase>) => Promise<T>,
+  run: (db: ReturnType<typeof openDatabase>, applied: string[]) => Promise<T>,
 ): Promise<T> {
   const database = openDatabase(config.databaseUrl);
   try {
-    await migrateToLatest(database);
-    return await run(database);
+    const applied = await migrateToLatest(database);
+    return await run(database, applied);
   } finally {
     await database.close();
   }
@@ -128,7 +129,7 @@ async function main(argv: string[]): Promise<void> {
     case 'serve':
       return serve(config);
     case 'migrate': {
-      const applied = await withDatabase(config, (db) => migrateToLatest(db));
+      const applied = await withDatabase(config, async (_db, migrations) => migrations);
       process.stdout.write(
         applied.length ? `Applied ${applied.join(', ')}\n` : 'Database is up to date\n',
       );
