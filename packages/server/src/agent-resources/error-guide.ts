@@ -89,9 +89,13 @@ export const SUBMIT_ERROR_CODES = [
   'service_unavailable',
 ] as const satisfies readonly ErrorCode[];
 
-/** The codes of the Bearer-authenticated read endpoints (before endpoint-specific ones). */
+/**
+ * The codes of the read endpoints' authentication: an API key, or a dashboard session cookie
+ * (`not_authenticated` when the session has expired).
+ */
 export const READ_AUTH_ERROR_CODES = [
   'missing_api_key',
   'invalid_api_key',
   'ingest_key_cannot_read',
+  'not_authenticated',
 ] as const satisfies readonly ErrorCode[];

@@ -1,0 +1,216 @@
+import { ProblemDetails, ProjectList, ReportList, SubmitReportResponse } from '@debrief/protocol';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/harness/databases.js';
+import {
+  startTestServer,
+  type Tenant,
+  type TestServer,
+} from '../../../test/harness/test-server.js';
+import { bearer, call, type HttpResult } from './http.js';
+
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM interop.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as (ajv: Ajv2020) => void;
+
+type Dict = Record<string, any>;
+
+/**
+ * Checks real responses against the document the server publishes: the status must be
+ * documented for the operation, the Content-Type must be one of its media types, and a JSON
+ * body must validate against the media schema (components resolved as $defs).
+ */
+class Contract {
+  private ajv = new Ajv2020({ strict: false, allErrors: true });
+  readonly covered = new Set<string>();
+  constructor(readonly doc: Dict) {
+    addFormats(this.ajv);
+  }
+
+  schemaFor(schema: Dict) {
+    const text = JSON.stringify(schema).replaceAll('#/components/schemas/', '#/$defs/');
+    return this.ajv.compile({ ...JSON.parse(text), $defs: this.doc.components.schemas });
+  }
+
+  check(res: HttpResult<any>, path: string, method: string): HttpResult<any> {
+    const operation = this.doc.paths[path]?.[method];
+    expect(operation, `${method} ${path} is documented`).toBeDefined();
+    const response = operation.responses[String(res.status)];
+    expect(response, `${method} ${path} documents status ${res.status}`).toBeDefined();
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    const media = response.content?.[type];
+    expect(media, `${method} ${path} ${res.status} documents ${type}`).toBeDefined();
+    if (type.endsWith('json') && typeof res.body === 'object') {
+      const validate = this.schemaFor(media.schema);
+      expect(validate(res.body), JSON.stringify(validate.errors)).toBe(true);
+    }
+    this.covered.add(`${method} ${path} ${res.status}`);
+    return res;
+  }
+}
+
+describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
+  let server: TestServer;
+  let contract: Contract;
+  let t: Tenant;
+  const REPORTS = '/v1/dashboard/{projectId}/reports';
+  const EVENTS = '/v1/dashboard/{projectId}/events';
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    contract = new Contract((await call(`${server.url}/openapi.json`)).body);
+    t = await server.tenant();
+  });
+  afterAll(() => server.close());
+
+  const submit = (body: unknown, raw?: string) =>
+    call(`${server.url}/v1/reports`, raw === undefined ? { body } : { raw });
+
+  it('POST /v1/reports: 201 and every error the agent can meet', async () => {
+    const ok = contract.check(
+      await submit({
+        ingest_key: t.ingestKey,
+        outcome: 'success',
+        details: 'worked',
+        tool_name: 'x',
+        metadata: { model: 'm', n: 1, b: true },
+      }),
+      '/v1/reports',
+      'post',
+    );
+    expect(ok.status).toBe(201);
+    SubmitReportResponse.parse(ok.body);
+    const cases: [unknown, string | undefined, string][] = [
+      [undefined, '{"ingest_key":', 'invalid_json'],
+      [[1, 2], undefined, 'invalid_body'],
+      [undefined, '', 'invalid_body'],
+      [{ outcome: 'success', details: 'x' }, undefined, 'missing_ingest_key'],
+      [
+        { ingest_key: `wk_${'0'.repeat(32)}`, outcome: 'success', details: 'x' },
+        undefined,
+        'invalid_ingest_key',
+      ],
+      [
+        { ingest_key: t.apiKey, outcome: 'success', details: 'x' },
+        undefined,
+        'secret_key_not_allowed',
+      ],
+      [{ ingest_key: t.ingestKey, outcome: 'great', details: ' ' }, undefined, 'validation_failed'],
+      [
+        { ingest_key: t.ingestKey, outcome: 'success', details: 'x'.repeat(70_000) },
+        undefined,
+        'payload_too_large',
+      ],
+    ];
+    for (const [body, raw, code] of cases) {
+      const res = contract.check(await submit(body, raw), '/v1/reports', 'post');
+      expect(ProblemDetails.parse(res.body).code).toBe(code);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+    const full = await server.tenant({ monthlyQuota: 0 });
+    const quota = contract.check(
+      await submit({ ingest_key: full.ingestKey, outcome: 'success', details: 'x' }),
+      '/v1/reports',
+      'post',
+    );
+    expect(quota.body.code).toBe('quota_exceeded');
+    expect(Number(quota.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('GET /v1/projects: 200 and its authentication errors', async () => {
+    const ok = contract.check(
+      await call(`${server.url}/v1/projects`, { headers: bearer(t.apiKey) }),
+      '/v1/projects',
+      'get',
+    );
+    expect(ProjectList.parse(ok.body).map((p) => p.id)).toContain(t.projectId);
+    for (const [headers, code] of [
+      [{}, 'missing_api_key'],
+      [bearer(t.ingestKey), 'ingest_key_cannot_read'],
+      [bearer(`wk_sk_${'A'.repeat(38)}`), 'invalid_api_key'],
+      [{ cookie: `debrief_session=${'x'.repeat(43)}` }, 'not_authenticated'],
+    ] as const) {
+      const res = contract.check(
+        await call(`${server.url}/v1/projects`, { headers }),
+        '/v1/projects',
+        'get',
+      );
+      expect(res.body.code).toBe(code);
+    }
+  });
+
+  it('GET /v1/dashboard/{projectId}/reports: 200 with every filter, 400 and 404', async () => {
+    const url = `${server.url}/v1/dashboard/${t.projectId}/reports`;
+    const filters =
+      'outcome=success&tool_name=x&source=s&from=2020-01-01&to=2100-01-01T00:00:00Z&page=1&limit=500';
+    const ok = contract.check(
+      await call(`${url}?${filters}`, { headers: bearer(t.apiKey) }),
+      REPORTS,
+      'get',
+    );
+    expect(ReportList.parse(ok.body).pagination.limit).toBe(100);
+    const all = contract.check(await call(url, { headers: bearer(t.apiKey) }), REPORTS, 'get');
+    expect(ReportList.parse(all.body).reports.length).toBeGreaterThan(0);
+    const bad = contract.check(
+      await call(`${url}?page=0&outcome=nope&from=yesterday`, { headers: bearer(t.apiKey) }),
+      REPORTS,
+      'get',
+    );
+    expect(bad.body.code).toBe('invalid_query');
+    const other = await server.tenant();
+    for (const id of [other.projectId, 'nope']) {
+      const res = contract.check(
+        await call(`${server.url}/v1/dashboard/${id}/reports`, { headers: bearer(t.apiKey) }),
+        REPORTS,
+        'get',
+      );
+      expect(res.body.code).toBe('project_not_found');
+    }
+    contract.check(await call(url), REPORTS, 'get');
+  });
+
+  it('GET /v1/dashboard/{projectId}/events: an event stream, and 404 for a foreign project', async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${server.url}/v1/dashboard/${t.projectId}/events`, {
+      headers: bearer(t.apiKey),
+      signal: abort.signal,
+    });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    contract.check({ status: res.status, headers: res.headers, body: first }, EVENTS, 'get');
+    expect(first).toContain('event: ready');
+    const other = await server.tenant();
+    contract.check(
+      await call(`${server.url}/v1/dashboard/${other.projectId}/events`, {
+        headers: bearer(t.apiKey),
+      }),
+      EVENTS,
+      'get',
+    );
+  });
+
+  it('health probes and agent resources answer with their documented types', async () => {
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/skill.md',
+      '/openapi.json',
+      '/docs',
+      '/llms.txt',
+    ]) {
+      const res = contract.check(await call(`${server.url}${path}`), path, 'get');
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('every documented operation was exercised with its success status', () => {
+    for (const [path, item] of Object.entries(contract.doc.paths as Dict)) {
+      for (const [method, operation] of Object.entries(item as Dict)) {
+        const success = Object.keys(operation.responses).find((s) => s.startsWith('2'));
+        expect(contract.covered, `${method} ${path}`).toContain(`${method} ${path} ${success}`);
+      }
+    }
+  });
+});
