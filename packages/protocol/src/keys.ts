@@ -67,7 +67,7 @@ export function isSecretKeyLike(value: string): boolean {
 
 /**
  * True when the key has the API key shape and, for keys of the length we issue, a matching
- * checksum tail. A false answer means the key was truncated, mistyped or is not ours.
+ * checksum tail. A false answer means the key was mistyped or is not ours.
  */
 export function isApiKeyWellFormed(value: string): boolean {
   if (!API_KEY_PATTERN.test(value)) return false;

@@ -1,12 +1,15 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
 
 /**
  * Structured logs (pino, Fastify's own). Credentials never reach them: request logs carry no
  * headers or bodies, and these paths are censored wherever they appear.
  */
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  destination?: DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     level: config.logLevel,
     redact: {
       paths: [
@@ -23,5 +26,6 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatWireTimestamp,
+  ListReportsQuery,
+  parseTimeBound,
+  ReportInput,
+} from '../src/index.js';
+
+describe('ReportInput', () => {
+  it('trims, and turns empty or null labels into null', () => {
+    expect(
+      ReportInput.parse({ outcome: 'success', details: '  ok  ', tool_name: '  ', source: null }),
+    ).toEqual({
+      outcome: 'success',
+      details: 'ok',
+      tool_name: null,
+      source: null,
+      metadata: null,
+    });
+  });
+
+  it('refuses prototype-polluting metadata values but keeps the keys as data', () => {
+    const parsed = ReportInput.parse({
+      outcome: 'success',
+      details: 'x',
+      metadata: JSON.parse('{"__proto__": "x", "a": 1}'),
+    });
+    expect(({} as Record<string, unknown>).a).toBeUndefined();
+    expect(parsed.metadata).toMatchObject({ a: 1 });
+  });
+});
+
+describe('time bounds', () => {
+  it('covers a whole day for a date, a minute, a second or a millisecond as written', () => {
+    const span = (text: string) => {
+      const bound = parseTimeBound(text)!;
+      return bound.end.getTime() - bound.start.getTime();
+    };
+    expect(span('2026-11-21')).toBe(86_400_000);
+    expect(span('2026-11-21T10:00')).toBe(60_000);
+    expect(span('2026-11-21T10:00:00Z')).toBe(1000);
+    expect(span('2026-11-21T10:00:00.5Z')).toBe(1);
+  });
+
+  it('honours offsets and defaults to UTC', () => {
+    expect(parseTimeBound('2026-11-21T10:00:00+02:00')!.start.toISOString()).toBe(
+      '2026-11-21T08:00:00.000Z',
+    );
+    expect(parseTimeBound('2026-11-21T10:00:00-0530')!.start.toISOString()).toBe(
+      '2026-11-21T15:30:00.000Z',
+    );
+    expect(parseTimeBound('2026-11-21T10:00:00')!.start.toISOString()).toBe(
+      '2026-11-21T10:00:00.000Z',
+    );
+  });
+
+  it('refuses impossible dates and times', () => {
+    for (const text of [
+      '2026-02-29',
+      '2026-13-01',
+      '2026-11-21T24:00',
+      '2026-11-21T10:60',
+      'yesterday',
+      '2026-11-21T10:00:00+25:00',
+    ]) {
+      expect(parseTimeBound(text), text).toBeNull();
+    }
+    expect(parseTimeBound('2028-02-29')).not.toBeNull();
+  });
+});
+
+describe('ListReportsQuery', () => {
+  it('defaults to page 1 of 20 and clamps limit to 100', () => {
+    expect(ListReportsQuery.parse({})).toMatchObject({ page: 1, limit: 20 });
+    expect(ListReportsQuery.parse({ limit: '101' }).limit).toBe(100);
+  });
+});
+
+it('formats wire timestamps in whole UTC seconds', () => {
+  expect(formatWireTimestamp(new Date('2026-11-21T14:30:00.999Z'))).toBe('2026-11-21T14:30:00Z');
+});

@@ -1,0 +1,59 @@
+import { Writable } from 'node:stream';
+import { buildContext, createApp, createLogger, loadConfig } from '@debrief/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness/databases.js';
+import { createTenant } from '../../../test/harness/test-server.js';
+import { bearer } from './http.js';
+
+describe('logs', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+  });
+  afterAll(() => database.drop());
+
+  it('never contain keys, even at trace level and on errors', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'trace' });
+    const log = createLogger(config, sink);
+    const ctx = await buildContext(config, log);
+    const app = await createApp(ctx, { logger: log });
+    try {
+      const t = await createTenant(ctx);
+      await app.inject({
+        method: 'POST',
+        url: '/v1/reports',
+        payload: { ingest_key: t.ingestKey, outcome: 'success', details: 'x' },
+      });
+      await app.inject({
+        method: 'POST',
+        url: '/v1/reports',
+        payload: { ingest_key: t.apiKey, outcome: 'success', details: 'x' },
+      });
+      await app.inject({ url: '/v1/projects', headers: bearer(t.apiKey) });
+      await app.inject({ url: '/v1/projects', headers: bearer(`${t.apiKey.slice(0, -2)}zz`) });
+      await app.inject({
+        url: `/v1/dashboard/${t.projectId}/reports?from=nope`,
+        headers: bearer(t.apiKey),
+      });
+      log.info(
+        { req: { headers: { authorization: `Bearer ${t.apiKey}` } }, ingest_key: t.ingestKey },
+        'defence in depth',
+      );
+      const output = lines.join('');
+      expect(output.length).toBeGreaterThan(0);
+      expect(output).not.toContain(t.apiKey.slice(6));
+      expect(output).not.toContain(t.ingestKey.slice(3));
+      expect(output).toContain('[redacted]');
+    } finally {
+      await app.close();
+      await ctx.close();
+    }
+  });
+});
