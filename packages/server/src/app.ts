@@ -30,6 +30,7 @@ import { registerSubmitReport } from './reports/submit-report.route.js';
 import { registerGetSession } from './sessions/get-session.route.js';
 import { registerSessions } from './sessions/require-session.js';
 import { registerSignout } from './sessions/signout.route.js';
+import { registerDashboard } from './static/dashboard.route.js';
 
 /** TRUST_PROXY=N: trust the N proxies nearest to the server. */
 function hopsTrusted(hops: number) {
@@ -38,6 +39,8 @@ function hopsTrusted(hops: number) {
 
 export interface AppOptions {
   logger?: FastifyBaseLogger;
+  /** Where the built dashboard is; default `packages/dashboard/dist` beside this package. */
+  dashboardDir?: string;
 }
 
 /**
@@ -106,6 +109,8 @@ export async function createApp(
   registerConsoleTimeseries(app, ctx);
   registerConsoleToolStats(app, ctx);
   registerConsoleIntegrate(app, ctx);
+  // Last: the dashboard's SPA fallback answers only GET paths no route above claims.
+  registerDashboard(app, { dir: options.dashboardDir });
 
   await app.ready();
   return app;
