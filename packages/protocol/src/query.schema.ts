@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { describeValue, LABEL_MAX_LENGTH, Outcome } from './report.schema.js';
+import {
+  describeValue,
+  hasNoNul,
+  LABEL_MAX_LENGTH,
+  NUL_CHARACTER_MESSAGE,
+  Outcome,
+} from './report.schema.js';
 
 export const DEFAULT_PAGE_LIMIT = 20;
 export const MAX_PAGE_LIMIT = 100;
@@ -82,9 +88,10 @@ const timeBound = z.string().transform((text, ctx) => {
   return bound;
 });
 
-const label = z.string().max(LABEL_MAX_LENGTH, {
-  error: `must be at most ${LABEL_MAX_LENGTH} characters`,
-});
+const label = z
+  .string()
+  .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
+  .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE });
 
 /**
  * Query of `GET /v1/dashboard/{projectId}/reports`. Every value arrives as a string; repeated

@@ -10,9 +10,22 @@ export const BODY_MAX_BYTES = 64 * 1024;
 /** Renders a received value for an error message: short, JSON-ish, never the whole input. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // Nesting deep enough to overflow the stack (found by the fuzz test): name it instead.
+    text = Array.isArray(value) ? 'a deeply nested array' : 'a deeply nested value';
+  }
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/**
+ * PostgreSQL text cannot hold U+0000 (SQLite can): refusing it everywhere keeps both dialects
+ * answering the same, with a 400 instead of a database error.
+ */
+export const NUL_CHARACTER_MESSAGE = 'must not contain NUL characters (\\u0000)';
+export const hasNoNul = (value: string) => !value.includes('\u0000');
 
 export const Outcome = z.enum(OUTCOMES, {
   error: (issue) =>
@@ -35,6 +48,7 @@ const optionalLabel = z
   .string({ error: (issue) => `must be a string (received ${describeValue(issue.input)})` })
   .trim()
   .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
+  .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
   .nullish()
   .transform((value) => (value ? value : null));
 
@@ -67,7 +81,8 @@ export const ReportInput = z.object({
     .min(1, { error: 'must not be empty: say what happened, in plain words' })
     .max(DETAILS_MAX_LENGTH, {
       error: `must be at most ${DETAILS_MAX_LENGTH} characters; shorten it`,
-    }),
+    })
+    .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE }),
   tool_name: optionalLabel,
   source: optionalLabel,
   metadata: ReportMetadata.nullish().transform((value) => value ?? null),

@@ -19,7 +19,7 @@ import { registerConsoleRotateIngestKey } from './console/rotate-ingest-key.rout
 import { registerConsoleTimeseries } from './console/timeseries.route.js';
 import { registerConsoleToolStats } from './console/tools.route.js';
 import type { AppContext } from './context.js';
-import { registerErrorHandling } from './errors/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandling } from './errors/error-handler.js';
 import { registerHealth } from './health/health.route.js';
 import { registerLenientJsonBody } from './http/json-body.js';
 import { registerListProjects } from './projects/list-projects.route.js';
@@ -61,6 +61,7 @@ export async function createApp(
     // Per-request lines are logged by the onResponse hook below, at debug level.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(ctx.config.publicUrl),
   });
   app.decorateRequest('accountId', '');
   app.addHook('onResponse', async (request, reply) => {

@@ -5,7 +5,7 @@ import {
   type ProblemDetails,
   problem,
 } from '@debrief/protocol';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
 
 export function sendProblem(
@@ -39,6 +39,28 @@ function frameworkDetail(error: FastifyError, code: ErrorCode, bodyLimit: number
     return `The request body is larger than ${bodyLimit / 1024} KiB. Shorten details (at most 10,000 characters) and metadata (at most 2 KiB).`;
   }
   return error.message;
+}
+
+/**
+ * Errors Fastify raises before routing (a path that is not valid percent-encoding, a path
+ * parameter longer than `maxParamLength`), which bypass the error handler: without this they
+ * answer Fastify's own JSON instead of problem details (found by the fuzz test). Such a path
+ * names no resource, so it is a 404.
+ */
+export function frameworkErrorHandler(publicUrl: string) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    sendProblem(
+      reply,
+      problem(
+        publicUrl,
+        'not_found',
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? `There is no resource at ${path.slice(0, 80)}…: a path segment is too long. Project ids are 32 hex characters; GET /v1/projects lists yours.`
+          : `The path ${JSON.stringify(path.slice(0, 80))} is not valid percent-encoding, so it names no resource. The endpoints are listed in /openapi.json.`,
+      ),
+    );
+  };
 }
 
 /** One handler for every error of the app, so every failure has the one problem-details shape. */
