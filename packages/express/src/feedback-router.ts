@@ -4,6 +4,7 @@ import {
   BODY_MAX_BYTES,
   describeFieldErrors,
   fieldErrors,
+  LABEL_MAX_LENGTH,
   PROBLEM_CONTENT_TYPE,
   type ProblemDetails,
   problem,
@@ -77,7 +78,8 @@ export function feedbackRouter(
     const userAgent = req.headers['user-agent'];
     const result = await reporter.report({
       ...parsed.data,
-      source: options.source ?? req.headers.host ?? null,
+      // A Host longer than a label allows is cut, rather than failing the caller's report.
+      source: options.source ?? req.headers.host?.slice(0, LABEL_MAX_LENGTH) ?? null,
       metadata: forwardMetadata(parsed.data.metadata, { user_agent: userAgent }),
     });
     if (result.ok) {

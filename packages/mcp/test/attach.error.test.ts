@@ -102,4 +102,26 @@ describe('attach(): report_feedback when things go wrong', () => {
       await close();
     }
   });
+
+  it('keeps a key problem between Debrief and the developer', async () => {
+    const failures: string[] = [];
+    const { client, close } = await connectPair((server) =>
+      attach(server, {
+        ingestKey: `wk_${'0'.repeat(32)}`,
+        baseUrl: debrief.url,
+        onError: (r) => failures.push(r.error.code),
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'report_feedback',
+        arguments: { outcome: 'success', details: 'fine' },
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/feedback setup is wrong \(invalid_ingest_key\)/);
+      expect(failures).toEqual(['invalid_ingest_key']);
+    } finally {
+      await close();
+    }
+  });
 });
