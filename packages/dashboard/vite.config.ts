@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig, type PluginOption } from 'vite';
+import { defaultClientConditions, defineConfig, loadEnv, type PluginOption } from 'vite';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   // plugin-react is hoisted to the root, where vitest's newer vite lives, so its types name
   // that vite's Plugin; at run time it is the same plugin API. The cast only bridges the types.
   plugins: [react() as unknown as PluginOption],
@@ -21,4 +21,12 @@ export default defineConfig({
       },
     },
   },
-});
+  // `npm run dev` (and `vite preview`) forward the API to a running server:
+  // DEBRIEF_API=http://127.0.0.1:8080 by default.
+  server: { proxy: { '/v1': apiTarget(mode) } },
+  preview: { proxy: { '/v1': apiTarget(mode) } },
+}));
+
+function apiTarget(mode: string) {
+  return loadEnv(mode, '.', 'DEBRIEF_').DEBRIEF_API ?? 'http://127.0.0.1:8080';
+}

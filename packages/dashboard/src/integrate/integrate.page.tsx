@@ -27,7 +27,12 @@ export function IntegratePage({ project }: { project: ConsoleProject }) {
           Paste this block into the instructions agents read. It asks them to report after using a
           tool — and also when they could not use it at all.
         </p>
-        <CodeBlock code={data.skill_block} label="SKILL.md feedback block" copyLabel="Copy block" />
+        <CodeBlock
+          code={data.skill_block}
+          label="SKILL.md feedback block"
+          copyLabel="Copy block"
+          wrap
+        />
       </section>
       <section className="card" aria-labelledby="mcp-title">
         <h2 id="mcp-title" className="card-title">

@@ -20,15 +20,18 @@ export function ProjectsPage() {
           <p className="muted">One project per tool or product. Counts cover the last 7 days.</p>
         </div>
       </div>
-      <CreateProjectForm first={list !== undefined && list.length === 0} />
       <ErrorNotice error={projects.error} />
       {!list && !projects.error && <Loading />}
+      {list && list.length === 0 && <CreateProjectForm first />}
       {list && list.length > 0 && (
-        <ul className="project-grid">
-          {list.map((project) => (
-            <ProjectCard key={project.id} project={project} onRenamed={projects.reload} />
-          ))}
-        </ul>
+        <>
+          <ul className="project-grid">
+            {list.map((project) => (
+              <ProjectCard key={project.id} project={project} onRenamed={projects.reload} />
+            ))}
+          </ul>
+          <CreateProjectForm first={false} />
+        </>
       )}
     </>
   );

@@ -26,7 +26,7 @@ export function FirstReportGuide({ projectId }: { projectId: string }) {
     <section className="card empty-guide" aria-labelledby="first-report">
       <h3 id="first-report">No reports yet</h3>
       <p>Send one now to see it arrive here, live — no reload needed. Run this in a terminal:</p>
-      {setup.data ? <CodeBlock code={command} label="curl command" /> : <Loading />}
+      {setup.data ? <CodeBlock code={command} label="curl command" wrap /> : <Loading />}
       <p className="muted">
         Then wire your agents: the <Link to={`/projects/${projectId}/integrate`}>Integrate</Link>{' '}
         tab has a SKILL.md block, an MCP tool and an Express route, filled in with this project's

@@ -47,7 +47,7 @@ export function OutcomeTiles({
             </span>
             <span className="tile-count">{stats ? formatCount(count) : '–'}</span>
             <span className="tile-sub">
-              {total > 0 ? `${formatPercent(count / total)} of reports` : 'no reports yet'}
+              {total > 0 ? `${formatPercent(count / total)} of reports` : 'none yet'}
             </span>
           </button>
         );

@@ -55,13 +55,16 @@ export function CodeBlock({
   code,
   label,
   copyLabel,
+  wrap = false,
 }: {
   code: string;
   label: string;
   copyLabel?: string;
+  /** Wrap long lines (prose such as Markdown) instead of scrolling sideways (code). */
+  wrap?: boolean;
 }) {
   return (
-    <figure className="code-block" aria-label={label}>
+    <figure className={wrap ? 'code-block wrap' : 'code-block'} aria-label={label}>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
       <pre tabIndex={0}>
         <code>{code}</code>

@@ -21,16 +21,16 @@ export function UsageMeter({ usage }: { usage: Usage }) {
     <div className={`usage usage-${level}`} title={`Usage for ${usage.month} (UTC)`}>
       <span className="usage-text">{text}</span>
       {ratio !== null && (
-        <meter
-          className="usage-meter"
-          min={0}
-          max={usage.limit ?? 1}
-          low={(usage.limit ?? 1) * NEAR_LIMIT}
-          high={(usage.limit ?? 1) * 0.99}
-          optimum={0}
-          value={Math.min(usage.used, usage.limit ?? 0)}
-          aria-label="Monthly report quota used"
-        />
+        // An SVG bar rather than <meter>: it follows the theme, and needs no style attribute.
+        <svg
+          className="usage-bar"
+          viewBox="0 0 100 6"
+          preserveAspectRatio="none"
+          aria-hidden="true"
+        >
+          <rect className="usage-track" x="0" y="0" width="100" height="6" />
+          <rect className="usage-fill" x="0" y="0" width={Math.min(100, ratio * 100)} height="6" />
+        </svg>
       )}
     </div>
   );

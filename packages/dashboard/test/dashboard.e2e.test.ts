@@ -1,0 +1,247 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
+
+/**
+ * The dashboard end to end: a real server (SQLite) serving the built SPA, driven through
+ * Debian's Chromium. The scenarios run in order as one user's first morning with Debrief.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../../..');
+const artifacts = join(root, 'test-artifacts');
+const CHROMIUM = '/usr/bin/chromium';
+const STEP_MS = 10_000;
+
+function ensureDashboardBuilt(): void {
+  if (existsSync(join(root, 'packages/dashboard/dist/index.html'))) return;
+  execFileSync('npm', ['run', 'build', '-w', 'packages/dashboard'], {
+    cwd: root,
+    stdio: 'pipe',
+    timeout: 110_000,
+  });
+}
+
+describe('dashboard in a browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let projectId = '';
+  let ingestKey = '';
+  const dialogs: string[] = [];
+  const cspViolations: string[] = [];
+  const email = `e2e-${Date.now()}@example.test`;
+  const password = 'correct horse battery staple';
+
+  const submit = async (body: Record<string, unknown>, key = ingestKey) => {
+    const res = await fetch(`${server.url}/v1/reports`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ingest_key: key, ...body }),
+    });
+    return { status: res.status, body: (await res.json()) as { id?: string; code?: string } };
+  };
+  const listProjects = (apiKey: string) =>
+    fetch(`${server.url}/v1/projects`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const report = (id: string) => page.locator(`[data-report-id="${id}"]`);
+
+  beforeAll(async () => {
+    ensureDashboardBuilt();
+    mkdirSync(artifacts, { recursive: true });
+    server = await startTestServer('sqlite');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      timeout: 30_000,
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    context.setDefaultTimeout(STEP_MS);
+    page = await context.newPage();
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs up and creates a project', async () => {
+    await page.goto(`${server.url}/signup`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Create your first project' }).waitFor();
+
+    await page.getByLabel('Project name').fill('Weather API');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'No reports yet' }).waitFor();
+    projectId = /\/projects\/([0-9a-f]{32})$/.exec(page.url())?.[1] ?? '';
+    expect(projectId).toMatch(/^[0-9a-f]{32}$/);
+    await expect(page.getByRole('heading', { name: 'Weather API' }).isVisible()).resolves.toBe(
+      true,
+    );
+  });
+
+  it('copies the ingest key', async () => {
+    await page.getByRole('link', { name: 'Keys', exact: true }).click();
+    const shown = await page.getByTestId('ingest-key').inputValue();
+    expect(shown).toMatch(/^wk_[0-9a-f]{32}$/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    ingestKey = String(await page.evaluate('navigator.clipboard.readText()'));
+    expect(ingestKey).toBe(shown);
+  });
+
+  it('shows a report submitted over HTTP without a reload', async () => {
+    await page.getByRole('link', { name: 'Reports', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    // A marker on window survives only if the page is never reloaded.
+    await page.evaluate('window.__noReload = true');
+
+    const sent = await submit({
+      outcome: 'success',
+      tool_name: 'get_forecast',
+      source: 'e2e-agent',
+      details: 'Forecast for Zürich came back fine.\nSecond line kept.',
+      metadata: { model: 'test-model', attempt: 1 },
+    });
+    expect(sent.status).toBe(201);
+    const item = report(sent.body.id!);
+    await item.waitFor();
+    await expect(item.locator('.report-details').textContent()).resolves.toBe(
+      'Forecast for Zürich came back fine.\nSecond line kept.',
+    );
+    await expect(item.textContent()).resolves.toContain('get_forecast');
+    await expect(page.evaluate('window.__noReload')).resolves.toBe(true);
+    await page.locator('[data-outcome="success"] .tile-count').filter({ hasText: '1' }).waitFor();
+  });
+
+  it('filters to failures with the failure tile, and keeps the filter in the URL', async () => {
+    const failure = await submit({
+      outcome: 'failure',
+      tool_name: 'get_alerts',
+      details: 'HTTP 500',
+    });
+    const confusing = await submit({ outcome: 'confusing', details: 'Which unit is "t"?' });
+    await report(failure.body.id!).waitFor();
+    await report(confusing.body.id!).waitFor();
+
+    await page.locator('[data-outcome="failure"]').click();
+    await page.waitForURL(/outcome=failure/);
+    await expect(page.locator('.report-list > li').count()).resolves.toBe(1);
+    await expect(page.locator('.report-list > li.report-failure').count()).resolves.toBe(1);
+    await expect(
+      page.locator('[data-outcome="failure"]').getAttribute('aria-pressed'),
+    ).resolves.toBe('true');
+    // Facet counts: the other tiles keep their numbers while one is selected.
+    await expect(page.locator('[data-outcome="total"] .tile-count').textContent()).resolves.toBe(
+      '3',
+    );
+
+    await page.reload();
+    await report(failure.body.id!).waitFor();
+    await expect(page.locator('.report-list > li').count()).resolves.toBe(1);
+    await page.locator('[data-outcome="total"]').click();
+    await page.waitForURL((url) => !url.search.includes('outcome='));
+    await report(confusing.body.id!).waitFor();
+  });
+
+  it('shows HTML in details as text and runs nothing', async () => {
+    const payload = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+    const sent = await submit({ outcome: 'confusing', details: payload, tool_name: '<b>x</b>' });
+    const item = report(sent.body.id!);
+    await item.waitFor();
+    await expect(item.locator('.report-details').textContent()).resolves.toBe(payload);
+    await expect(page.locator('.report-list img').count()).resolves.toBe(0);
+    await expect(page.locator('.report-list script').count()).resolves.toBe(0);
+    await page.reload();
+    await item.waitFor();
+    await expect(page.locator('.report-list img').count()).resolves.toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('saves screenshots of the reports view and the integrate page', async () => {
+    const tools = ['get_forecast', 'search_city', 'get_alerts'];
+    const outcomes = ['success', 'success', 'failure', 'confusing', 'gave_up', 'request'];
+    for (let i = 0; i < 12; i++) {
+      const sent = await submit({
+        outcome: outcomes[i % outcomes.length],
+        tool_name: tools[i % tools.length],
+        source: i % 2 ? 'claude-code' : 'cursor',
+        details: `Report ${i}: ${i === 2 ? 'the API returned 500.\n'.repeat(14) : 'worked as documented.'}`,
+        metadata: { model: 'claude-sonnet', session: `s-${i}` },
+      });
+      expect(sent.status).toBe(201);
+    }
+    await page.reload();
+    await page.locator('.report-list > li').nth(11).waitFor();
+    await page.locator('.chart svg').waitFor();
+    await page.screenshot({ path: join(artifacts, 'dashboard-reports.png'), fullPage: true });
+
+    await page.getByRole('link', { name: 'Integrate' }).click();
+    await page.getByRole('heading', { name: 'MCP server' }).waitFor();
+    await expect(page.getByLabel('SKILL.md feedback block').textContent()).resolves.toContain(
+      ingestKey,
+    );
+    await page.screenshot({ path: join(artifacts, 'dashboard-integrate.png'), fullPage: true });
+  });
+
+  it('creates an API key that reads, then revokes it and it gets 401', async () => {
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Key name').fill('e2e reader');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const key = await page.getByTestId('new-api-key').inputValue();
+    expect(key).toMatch(/^wk_sk_/);
+    expect((await listProjects(key)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Revoke e2e reader' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('button', { name: 'Revoke e2e reader' }).waitFor({ state: 'detached' });
+    expect((await listProjects(key)).status).toBe(401);
+  });
+
+  it('rotates the ingest key after a confirmation, and the old key gets 401', async () => {
+    await page.goto(`${server.url}/projects/${projectId}/keys`);
+    const old = await page.getByTestId('ingest-key').inputValue();
+    expect(old).toBe(ingestKey);
+    await page.getByRole('button', { name: 'Rotate…' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.textContent()).resolves.toContain('stops working at once');
+    await dialog.getByRole('button', { name: 'Rotate key now' }).click();
+    await page.getByText('Key rotated.').waitFor();
+    const fresh = await page.getByTestId('ingest-key').inputValue();
+    expect(fresh).not.toBe(old);
+
+    const refused = await submit({ outcome: 'success', details: 'old key' }, old);
+    expect(refused.status).toBe(401);
+    const accepted = await submit({ outcome: 'success', details: 'new key' }, fresh);
+    expect(accepted.status).toBe(201);
+  });
+
+  it('signs out', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const status = await page.evaluate(
+      "fetch('/v1/auth/session').then((response) => response.status)",
+    );
+    expect(status).toBe(401);
+    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  });
+
+  it('loaded under the content security policy without violations', () => {
+    expect(cspViolations).toEqual([]);
+  });
+});
