@@ -118,3 +118,20 @@ describe('secure cookies under an https PUBLIC_URL', () => {
     expect(res.headers.get('set-cookie')).toContain('; Secure');
   });
 });
+
+describe.each(DIALECTS)('concurrent sign-ups on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  it('creates one account for two sign-ups of one email at once; the other gets 409', async () => {
+    const body = { email: 'race@example.test', password: 'long enough pw' };
+    const results = await Promise.all([
+      call(`${server.url}/v1/auth/signup`, { body }),
+      call(`${server.url}/v1/auth/signup`, { body }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+  });
+});

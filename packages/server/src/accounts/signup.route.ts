@@ -5,7 +5,8 @@ import { ApiError } from '../errors/api-error.js';
 import { parseBody } from '../http/body.js';
 import { assertSameOrigin } from '../sessions/same-origin.js';
 import { createSession, setSessionCookie } from '../sessions/session.service.js';
-import { createAccount } from './account.service.js';
+import { findAccountByEmail } from './account.repository.js';
+import { createAccount, normalizeEmail } from './account.service.js';
 import { sessionInfo } from './auth.service.js';
 
 export function registerSignup(app: FastifyInstance, ctx: AppContext): void {
@@ -18,7 +19,18 @@ export function registerSignup(app: FastifyInstance, ctx: AppContext): void {
       );
     }
     const body = parseBody(SignupBody, request.body);
-    const account = await createAccount(ctx.db, body);
+    const account = await createAccount(ctx.db, body).catch(async (error: unknown) => {
+      // Two sign-ups with one email at once: the unique index refuses the second insert.
+      if (
+        !(error instanceof ApiError) &&
+        (await findAccountByEmail(ctx.db, normalizeEmail(body.email)))
+      )
+        throw new ApiError(
+          'conflict',
+          `An account with the email ${normalizeEmail(body.email)} already exists. Sign in instead.`,
+        );
+      throw error;
+    });
     const session = await createSession(ctx.db, account.id);
     setSessionCookie(ctx, request, reply, session.id);
     reply.header('cache-control', 'no-store');
