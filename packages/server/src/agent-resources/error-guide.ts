@@ -79,10 +79,10 @@ export function allErrorGuides(): ErrorGuideEntry[] {
 export const SUBMIT_ERROR_CODES = [
   'invalid_json',
   'invalid_body',
+  'validation_failed',
   'missing_ingest_key',
   'invalid_ingest_key',
   'secret_key_not_allowed',
-  'validation_failed',
   'payload_too_large',
   'quota_exceeded',
   'internal_error',

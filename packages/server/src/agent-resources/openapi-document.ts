@@ -11,7 +11,7 @@ import {
   type JsonSchema,
   listReportsQueryParameters,
 } from './openapi-schemas.js';
-import { OUTCOME_EXAMPLES } from './skill-document.js';
+import { OUTCOME_EXAMPLE_TOOLS, OUTCOME_EXAMPLES } from './skill-document.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -22,7 +22,7 @@ const EXAMPLE_INGEST_KEY = 'wk_3f2a9c4e1b7d6a8f0e5c2b9d4a7f1e3c';
 const EXAMPLE_REPORT = {
   id: EXAMPLE_ID,
   outcome: 'confusing',
-  tool_name: 'search_files',
+  tool_name: OUTCOME_EXAMPLE_TOOLS.confusing,
   source: 'claude-code',
   details: OUTCOME_EXAMPLES.confusing,
   metadata: { client: 'claude-code', model: 'x-1' },
@@ -105,7 +105,7 @@ function paths(base: string): Record<string, JsonSchema> {
                     value: {
                       ingest_key: EXAMPLE_INGEST_KEY,
                       outcome,
-                      tool_name: 'search_files',
+                      tool_name: OUTCOME_EXAMPLE_TOOLS[outcome],
                       source: 'claude-code',
                       details: OUTCOME_EXAMPLES[outcome],
                     },

@@ -16,16 +16,25 @@ import { SELF_SOURCE } from './self-project.service.js';
 /** One-line example per outcome, shown in /skill.md. */
 export const OUTCOME_EXAMPLES: Record<Outcome, string> = {
   success: 'search_files found the config file on the first call.',
-  failure: 'create_invoice returned 500 "internal error" for a valid customer id.',
+  failure: "create_invoice returned 500 'internal error' for a valid customer id.",
   confusing: 'The docs say `date` but not its format; I guessed YYYY-MM-DD and it worked.',
   gave_up: 'The tool needs an OAuth token I do not have; I stopped after 3 attempts.',
   request: 'I wished list_orders could filter by status, so I did not have to page through all.',
 };
 
+/** The tool each example is about, so that examples read true in the OpenAPI document too. */
+export const OUTCOME_EXAMPLE_TOOLS: Record<Outcome, string> = {
+  success: 'search_files',
+  failure: 'create_invoice',
+  confusing: 'book_meeting',
+  gave_up: 'fetch_calendar',
+  request: 'list_orders',
+};
+
 const n = (value: number) => value.toLocaleString('en-US');
 
 /** Placeholder a developer's agent never sends as is: the project's own key goes there. */
-const KEY_PLACEHOLDER = `${INGEST_KEY_PREFIX}<32 hex characters: the project's ingest key>`;
+const KEY_PLACEHOLDER = `${INGEST_KEY_PREFIX}YOUR_PROJECT_INGEST_KEY`;
 
 function requestSection(base: string): string {
   return `## The request
@@ -94,21 +103,22 @@ Fix the request and send it once more; never retry the same failing request in a
 }
 
 function developerSection(base: string): string {
-  const block = renderFeedbackBlock({
-    publicUrl: base,
-    ingestKey: KEY_PLACEHOLDER,
-    headingLevel: 3,
-  })
+  // The same block the dashboard's Integrate page shows, in a four-backtick fence because it
+  // contains a three-backtick one.
+  const block = renderFeedbackBlock({ publicUrl: base, ingestKey: KEY_PLACEHOLDER })
+    .trimEnd()
     .split('\n')
-    .map((line) => (line ? `    ${line}` : line))
+    .map((line) => (line ? `   ${line}` : line))
     .join('\n');
   return `## For developers: three ways to collect reports
 
 Sign in to the dashboard at ${base}/, create a project and copy its ingest key (public by design: it can only submit reports). Then pick the route that matches how agents reach your tool:
 
-1. **A SKILL.md.** Paste this block at the end of your skill (the dashboard's Integrate page shows it with your key filled in):
+1. **A SKILL.md.** Paste this block at the end of your skill, with your key in place of \`YOUR_PROJECT_INGEST_KEY\` (the dashboard's Integrate page shows it with your key filled in):
 
+   \`\`\`\`markdown
 ${block}
+   \`\`\`\`
 
 2. **An MCP server** (\`@debrief/mcp\`): adds a \`report_feedback\` tool to your server.
 
