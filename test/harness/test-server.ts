@@ -11,7 +11,7 @@ import {
   setMonthlyQuota,
 } from '@debrief/server';
 import type { FastifyInstance } from 'fastify';
-import { createTestDatabase, type TestDialect } from './databases.js';
+import { createTestDatabase, type TestDatabase, type TestDialect } from './databases.js';
 
 export interface TestServer {
   /** Base URL of the server, listening on 127.0.0.1 on a free port. */
@@ -31,8 +31,19 @@ export interface TestServer {
 export async function startTestServer(
   dialect: TestDialect,
   env: Record<string, string> = {},
+  options: {
+    /**
+     * Run on this existing database instead of a fresh one (a second instance on the same
+     * PostgreSQL database); the database is then left in place on close.
+     */
+    databaseUrl?: string;
+    /** Heartbeat interval of event streams (production default 15 s). */
+    sseHeartbeatMs?: number;
+  } = {},
 ): Promise<TestServer> {
-  const database = await createTestDatabase(dialect);
+  const database: TestDatabase = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase(dialect);
   const config = loadConfig({
     DATABASE_URL: database.url,
     LOG_LEVEL: 'silent',
@@ -42,7 +53,7 @@ export async function startTestServer(
   });
   const log = createLogger(config);
   const ctx = await buildContext(config, log);
-  const app = await createApp(ctx, { logger: log });
+  const app = await createApp(ctx, { logger: log, sseHeartbeatMs: options.sseHeartbeatMs });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -39,6 +39,8 @@ function hopsTrusted(hops: number) {
 
 export interface AppOptions {
   logger?: FastifyBaseLogger;
+  /** Heartbeat interval of event streams; default 15 s. Tests shorten it to see one. */
+  sseHeartbeatMs?: number;
   /** Where the built dashboard is; default `packages/dashboard/dist` beside this package. */
   dashboardDir?: string;
 }
@@ -87,7 +89,7 @@ export async function createApp(
   registerSubmitReport(app, ctx);
   registerListProjects(app, ctx);
   registerListReports(app, ctx);
-  registerReportEvents(app, ctx, streams);
+  registerReportEvents(app, ctx, streams, { heartbeatMs: options.sseHeartbeatMs });
   registerSkill(app, ctx);
   registerOpenApi(app, ctx);
   registerDocs(app, ctx);

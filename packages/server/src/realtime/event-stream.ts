@@ -1,7 +1,8 @@
 import type { Report } from '@debrief/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-const HEARTBEAT_MS = 15_000;
+/** Below the idle timeouts of common proxies (nginx 60 s, AWS ALB 60 s). */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 /** Open event streams, so that shutdown can end them instead of waiting for clients to leave. */
 export class StreamRegistry {
@@ -34,6 +35,7 @@ export function openEventStream(
   reply: FastifyReply,
   registry: StreamRegistry,
   onClose: () => void,
+  heartbeatMs: number = DEFAULT_HEARTBEAT_MS,
 ): { write(chunk: string): void; end(): void } {
   reply.hijack();
   const res = reply.raw;
@@ -45,7 +47,7 @@ export function openEventStream(
   });
   res.write('retry: 2000\n\n');
   let ended = false;
-  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
   const end = () => {
     if (ended) return;
     ended = true;

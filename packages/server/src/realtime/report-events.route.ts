@@ -14,6 +14,7 @@ export function registerReportEvents(
   app: FastifyInstance,
   ctx: AppContext,
   streams: StreamRegistry,
+  options: { heartbeatMs?: number } = {},
 ): void {
   app.get<{ Params: { projectId: string } }>('/v1/dashboard/:projectId/events', {
     preHandler: requireReader(ctx),
@@ -34,7 +35,7 @@ export function registerReportEvents(
         if (held) held.push(report);
         else sendLive(report);
       });
-      const stream = openEventStream(request, reply, streams, unsubscribe);
+      const stream = openEventStream(request, reply, streams, unsubscribe, options.heartbeatMs);
       stream.write(`event: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
       if (lastEventId) {
         for (const row of await listReportsAfterId(ctx.db, project.id, lastEventId, RESUME_LIMIT)) {
