@@ -23,6 +23,6 @@ export function renderLlmsTxt(publicUrl: string): string {
 export function registerLlms(app: FastifyInstance, ctx: AppContext): void {
   const text = renderLlmsTxt(ctx.config.publicUrl);
   app.get('/llms.txt', async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(text),
+    reply.type('text/plain; charset=utf-8').header('access-control-allow-origin', '*').send(text),
   );
 }

@@ -19,6 +19,7 @@ export function registerSkill(app: FastifyInstance, ctx: AppContext): void {
     return reply
       .type('text/markdown; charset=utf-8')
       .header('cache-control', 'no-cache')
+      .header('access-control-allow-origin', '*')
       .send(renderSkillDocument(ctx.config.publicUrl, self?.ingestKey ?? null));
   });
 }
