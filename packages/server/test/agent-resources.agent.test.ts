@@ -1,42 +1,10 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { ProjectList, ReportList } from '@debrief/protocol';
 import { createApiKey, ensureAccount, rotateIngestKey } from '@debrief/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { bearer, call } from './http.js';
-
-const run = promisify(execFile);
-const CURL = ['/usr/bin/curl', '/bin/curl', '/usr/local/bin/curl'].find((p) => existsSync(p));
-
-/** The fenced bash block under the "Feedback about Debrief itself" heading, as an agent sees it. */
-function selfFeedbackCurl(markdown: string): string {
-  const section = markdown.split(/^## Feedback about Debrief itself$/m)[1];
-  if (!section) throw new Error('no "Feedback about Debrief itself" section');
-  const block = /```bash\n([\s\S]*?)\n```/.exec(section);
-  if (!block) throw new Error('no bash block in the self-feedback section');
-  return block[1]!;
-}
-
-/** What an agent does: replace each `<…>` placeholder in the JSON with its own words. */
-function fillPlaceholders(command: string, values: Record<string, string>): string {
-  return command.replace(/"([a-z_]+)": "<[^"]*>"/g, (whole, field: string) =>
-    field in values ? `"${field}": ${JSON.stringify(values[field])}` : whole,
-  );
-}
-
-/** Runs the command with the real curl through sh, or, without curl, sends the same request. */
-async function runLikeAnAgent(command: string): Promise<unknown> {
-  if (CURL) {
-    const { stdout } = await run('sh', ['-c', command], { timeout: 15_000 });
-    return JSON.parse(stdout);
-  }
-  const url = /curl .*?'([^']+)'/.exec(command)![1]!;
-  const body = /<<'JSON'\n([\s\S]*?)\nJSON$/.exec(command)![1]!;
-  return (await fetch(url, { method: 'POST', body })).json();
-}
+import { fillPlaceholders, runLikeAnAgent, selfFeedbackCurl } from './skill-agent.js';
 
 describe.each(DIALECTS)('an agent follows /skill.md literally on %s', (dialect) => {
   let server: TestServer;
