@@ -7,6 +7,7 @@ export {
   type DebriefProblem,
   isClientProblem,
 } from './client-error.js';
+export { localKeyProblem, resolveIngestKey } from './ingest-key.js';
 export {
   createReader,
   DEFAULT_READ_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import {
 } from '@debrief/protocol';
 import { resolveBaseUrl } from './base-url.js';
 import { clientProblem, DebriefError, type DebriefProblem } from './client-error.js';
+import { localKeyProblem, resolveIngestKey } from './ingest-key.js';
 import { request } from './request.js';
 import type { FetchLike } from './transport.js';
 
@@ -15,8 +16,11 @@ export const DEFAULT_REPORT_TIMEOUT_MS = 10_000;
 export const DEFAULT_REPORT_RETRIES = 2;
 
 export interface ReporterOptions {
-  /** The project's public ingest key, `wk_` + 32 hex. Never a secret `wk_sk_` key. */
-  ingestKey: string;
+  /**
+   * The project's public ingest key, `wk_` + 32 hex; else `DEBRIEF_INGEST_KEY`. Never a secret
+   * `wk_sk_` key: one is refused locally, without being sent.
+   */
+  ingestKey?: string | undefined;
   /** Debrief's base URL; else `DEBRIEF_URL`, else `http://localhost:8080`. */
   baseUrl?: string;
   /** Default `source` of every report (a report's own `source` wins). */
@@ -53,8 +57,12 @@ export function createReporter(options: ReporterOptions): Reporter {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS;
   const retries = Math.max(0, options.retries ?? DEFAULT_REPORT_RETRIES);
   const fetchFn = options.fetch ?? globalThis.fetch;
+  const ingestKey = resolveIngestKey(options.ingestKey);
+  const keyProblem = localKeyProblem(ingestKey, baseUrl);
 
   async function send(input: ReportInput): Promise<ReportResult> {
+    // The key first, as the server does, so a keyless setup learns that before anything else.
+    if (keyProblem) return { ok: false, error: keyProblem, attempts: 0 };
     // Same schema and messages as the server, so a bad report fails here without a request.
     const parsed = ReportInputSchema.safeParse({
       ...input,
@@ -74,7 +82,7 @@ export function createReporter(options: ReporterOptions): Reporter {
       init: {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ ingest_key: options.ingestKey, ...parsed.data }),
+        body: JSON.stringify({ ingest_key: ingestKey, ...parsed.data }),
       },
       retries,
       deadline: Date.now() + timeoutMs,

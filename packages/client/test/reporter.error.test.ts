@@ -121,4 +121,37 @@ describe('createReporter failures', () => {
     expect(error).toBeInstanceOf(DebriefError);
     expect(error).toMatchObject({ code: 'invalid_ingest_key', status: 401 });
   });
+
+  it('refuses a missing or secret key locally, never sending a secret key anywhere', async () => {
+    const proxy = await startScriptedProxy(server.url, []);
+    const saved = process.env.DEBRIEF_INGEST_KEY;
+    delete process.env.DEBRIEF_INGEST_KEY;
+    try {
+      const missing = await createReporter({ baseUrl: proxy.url }).report({
+        outcome: 'success',
+        details: 'x',
+      });
+      expect(missing).toMatchObject({
+        ok: false,
+        attempts: 0,
+        error: { status: 401, code: 'missing_ingest_key' },
+      });
+      const secret = await createReporter({
+        ingestKey: `wk_sk_${'a'.repeat(38)}`,
+        baseUrl: proxy.url,
+      }).report({
+        outcome: 'success',
+        details: 'x',
+      });
+      expect(secret).toMatchObject({
+        ok: false,
+        attempts: 0,
+        error: { status: 401, code: 'secret_key_not_allowed' },
+      });
+      expect(proxy.requests).toBe(0);
+    } finally {
+      if (saved !== undefined) process.env.DEBRIEF_INGEST_KEY = saved;
+      await proxy.close();
+    }
+  });
 });

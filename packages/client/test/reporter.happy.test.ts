@@ -99,4 +99,20 @@ describe('createReporter against a real Debrief', () => {
       else process.env.DEBRIEF_URL = saved;
     }
   });
+
+  it('takes the ingest key from DEBRIEF_INGEST_KEY when none is given', async () => {
+    const t = await server.tenant();
+    const saved = process.env.DEBRIEF_INGEST_KEY;
+    process.env.DEBRIEF_INGEST_KEY = t.ingestKey;
+    try {
+      const result = await createReporter({ baseUrl: server.url }).report({
+        outcome: 'success',
+        details: 'env key',
+      });
+      expect(result).toMatchObject({ ok: true });
+    } finally {
+      if (saved === undefined) delete process.env.DEBRIEF_INGEST_KEY;
+      else process.env.DEBRIEF_INGEST_KEY = saved;
+    }
+  });
 });

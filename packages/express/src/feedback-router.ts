@@ -17,8 +17,8 @@ export const DEFAULT_FEEDBACK_PATH = '/feedback';
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5_000;
 
 export interface FeedbackRouterOptions {
-  /** The project's public ingest key, `wk_` + 32 hex. */
-  ingestKey: string;
+  /** The project's public ingest key, `wk_` + 32 hex; else `DEBRIEF_INGEST_KEY`. */
+  ingestKey?: string | undefined;
   /** Debrief's base URL; else `DEBRIEF_URL`, else `http://localhost:8080`. */
   baseUrl?: string;
   /** `source` of the reports; defaults to the request's Host header. */
@@ -90,12 +90,7 @@ export function feedbackRouter(
       result.retry_after_seconds !== undefined
         ? { 'retry-after': String(result.retry_after_seconds) }
         : {};
-    send(
-      res,
-      isClientProblem(result.error) ? unreachable(result.error) : result.error,
-      undefined,
-      headers,
-    );
+    send(res, forwardedProblem(result.error), undefined, headers);
   }
 
   /** The problem for a body that could not be read; null when the caller hung up. */
@@ -140,6 +135,23 @@ export function feedbackRouter(
 
 const EXAMPLE =
   'Send one JSON object, e.g. {"outcome":"failure","details":"what happened","tool_name":"GET /v1/search"}.';
+
+/**
+ * What the caller gets for Debrief's error. Debrief's answers pass through as they came (400,
+ * 413, 429 with Retry-After, 5xx), except key errors: a 401 would tell the caller to
+ * authenticate, but the key is this app's configuration, so that is a 502 (bad upstream).
+ */
+function forwardedProblem(error: DebriefProblem): DebriefProblem {
+  if (isClientProblem(error)) return unreachable(error);
+  if (error.status === 401 || error.status === 403) {
+    return {
+      ...error,
+      status: 502,
+      detail: `This endpoint's connection to the feedback service is misconfigured (${error.code}), so the report was not stored. It is not your fault: tell the developer of this API. ${error.detail}`,
+    };
+  }
+  return error;
+}
 
 /** Debrief never answered: the host's endpoint is a gateway here, hence 502. */
 function unreachable(error: DebriefProblem): DebriefProblem {

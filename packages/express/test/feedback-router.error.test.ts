@@ -126,4 +126,20 @@ describe.each(EXPRESS_VERSIONS)('feedbackRouter failures in %s', (_version, expr
       await host.close();
     }
   });
+
+  it('answers 502, not 401, when the app is configured with an unknown key', async () => {
+    const host = await startHostApp(express, {
+      ingestKey: `wk_${'0'.repeat(32)}`,
+      baseUrl: debrief.url,
+      json: false,
+    });
+    try {
+      const res = await post(`${host.url}/feedback`, '{"outcome":"success","details":"x"}');
+      expect(res.status).toBe(502);
+      expect(res.body).toMatchObject({ ok: false, status: 502, code: 'invalid_ingest_key' });
+      expect(res.body.detail).toMatch(/misconfigured.*not your fault/);
+    } finally {
+      await host.close();
+    }
+  });
 });

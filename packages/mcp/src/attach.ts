@@ -11,8 +11,8 @@ import { toolAnswer } from './tool-answer.js';
 export const DEFAULT_MCP_TIMEOUT_MS = 5_000;
 
 export interface AttachOptions {
-  /** The project's public ingest key, `wk_` + 32 hex. */
-  ingestKey: string;
+  /** The project's public ingest key, `wk_` + 32 hex; else `DEBRIEF_INGEST_KEY`. */
+  ingestKey?: string | undefined;
   /** Debrief's base URL; else `DEBRIEF_URL`, else `http://localhost:8080`. */
   baseUrl?: string;
   /** `source` of the reports; defaults to the MCP server's own name. */
