@@ -45,6 +45,9 @@ class Contract {
       const validate = this.schemaFor(media.schema);
       expect(validate(res.body), JSON.stringify(validate.errors)).toBe(true);
     }
+    for (const name of Object.keys(response.headers ?? {})) {
+      expect(res.headers.get(name), `${method} ${path} ${res.status} sends ${name}`).not.toBeNull();
+    }
     this.covered.add(`${method} ${path} ${res.status}`);
     return res;
   }

@@ -119,7 +119,13 @@ function operationHtml(doc: Dict, path: string, method: string, op: Dict): strin
           return `<p>Content-Type: <code>${escapeHtml(type)}</code></p>${schemaHtml}${mediaExamples(media)}`;
         })
         .join('\n');
-      return `<h4>${escapeHtml(status)}</h4><p>${prose(response.description)}</p>${content}`;
+      const headers = Object.entries((response.headers ?? {}) as Dict)
+        .map(
+          ([name, h]: [string, Dict]) =>
+            `<p>Header <code>${escapeHtml(name)}</code>: ${prose(h.description)}</p>`,
+        )
+        .join('\n');
+      return `<h4>${escapeHtml(status)}</h4><p>${prose(response.description)}</p>${headers}${content}`;
     })
     .join('\n');
   return `<section class="op" id="op-${escapeHtml(op.operationId)}">
