@@ -26,7 +26,7 @@ const MAX_RECONNECT_DELAY_MS = 30_000;
 /**
  * The live stream of a project's new reports. The first connection's failure is thrown (a
  * wrong key or URL should be loud); later drops reconnect with `Last-Event-ID`, like
- * EventSource, so no report is missed. An HTTP error on reconnect (key revoked) is thrown.
+ * EventSource, so no report is missed. A 4xx on reconnect (key revoked) is thrown.
  */
 export async function* streamReports(
   config: EventStreamConfig,
@@ -36,8 +36,7 @@ export async function* streamReports(
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) return;
-  const parser = new SseParser();
-  parser.lastEventId = options.lastEventId;
+  const parser = new SseParser(options.lastEventId);
   let connected = false;
   let failures = 0;
   try {
@@ -49,13 +48,17 @@ export async function* streamReports(
         failures = 0;
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (!connected || (error instanceof DebriefError && error.status !== 0)) throw error;
+        // After the first connection, only a 4xx (key revoked, project gone) is final: network
+        // errors and 5xx (a proxy while Debrief restarts) are what reconnecting is for.
+        const status = error instanceof DebriefError ? error.status : 0;
+        if (!connected || (status >= 400 && status < 500)) throw error;
         failures += 1;
         await pause(reconnectDelay(parser, failures), controller.signal);
         continue;
       }
       const reader = body.getReader();
       const decoder = new TextDecoder();
+      parser.discardPending(); // half an event from a dropped connection is not an event
       try {
         for (;;) {
           const { done, value } = await reader.read();

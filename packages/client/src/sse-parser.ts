@@ -14,9 +14,25 @@ export class SseParser {
   private buffer = '';
   private data: string[] = [];
   private eventType = '';
+  /** The id of the last dispatched event: what to send as `Last-Event-ID` on reconnect. */
   lastEventId: string | undefined;
   /** Reconnection delay the server asked for with `retry:`, in ms. */
   retryMs: number | undefined;
+  /** `id:` seen in the event being received; it counts only once the event is complete. */
+  private idBuffer: string | undefined;
+
+  constructor(lastEventId?: string) {
+    this.lastEventId = lastEventId;
+    this.idBuffer = lastEventId;
+  }
+
+  /** Forgets a partly received event (on reconnect); keeps the last event id and retry. */
+  discardPending(): void {
+    this.buffer = '';
+    this.data = [];
+    this.eventType = '';
+    this.idBuffer = this.lastEventId;
+  }
 
   /** Feeds decoded text; returns the events completed by it. */
   push(chunk: string): SseEvent[] {
@@ -39,6 +55,7 @@ export class SseParser {
 
   private line(line: string, events: SseEvent[]): void {
     if (line === '') {
+      this.lastEventId = this.idBuffer;
       if (this.data.length > 0) {
         events.push({
           event: this.eventType || 'message',
@@ -63,7 +80,7 @@ export class SseParser {
         this.data.push(value);
         break;
       case 'id':
-        if (!value.includes('\0')) this.lastEventId = value;
+        if (!value.includes('\0')) this.idBuffer = value;
         break;
       case 'retry':
         if (/^\d+$/.test(value)) this.retryMs = Number(value);

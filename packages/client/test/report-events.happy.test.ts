@@ -18,7 +18,7 @@ const report = (n: number): Report => ({
 const event = (r: Report) => `id: ${r.id}\nevent: report\ndata: ${JSON.stringify(r)}\n\n`;
 
 describe('events(): dropped streams', () => {
-  it('reconnects with Last-Event-ID after the stream ends, and misses nothing', async () => {
+  it('reconnects with Last-Event-ID after the stream ends mid-event, and misses nothing', async () => {
     // A stand-in for a Debrief instance that restarts: the first connection ends after one
     // report, the second resumes after the id the client says it has seen.
     const seen: IncomingHttpHeaders[] = [];
@@ -26,7 +26,10 @@ describe('events(): dropped streams', () => {
       seen.push(req.headers);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if (seen.length === 1) {
-        res.end(`retry: 10\n\nevent: ready\ndata: {}\n\n: heartbeat\n\n${event(report(1))}`);
+        // Ends in the middle of a second event, which must not be delivered half-read.
+        res.end(
+          `retry: 10\n\nevent: ready\ndata: {}\n\n: heartbeat\n\n${event(report(1))}id: ${report(9).id}\nevent: report\ndata: {"id":`,
+        );
       } else {
         res.write(`event: ready\ndata: {}\n\n${event(report(2))}`);
       }
