@@ -16,6 +16,8 @@ const root = resolve(here, '../../..');
 const artifacts = join(root, 'test-artifacts');
 const CHROMIUM = '/usr/bin/chromium';
 const STEP_MS = 10_000;
+/** A small quota, so the near-limit and over-limit notices can be reached. */
+const QUOTA = 25;
 
 function ensureDashboardBuilt(): void {
   if (existsSync(join(root, 'packages/dashboard/dist/index.html'))) return;
@@ -53,7 +55,7 @@ describe('dashboard in a browser', () => {
   beforeAll(async () => {
     ensureDashboardBuilt();
     mkdirSync(artifacts, { recursive: true });
-    server = await startTestServer('sqlite');
+    server = await startTestServer('sqlite', { FREE_TIER_MONTHLY_REPORTS: String(QUOTA) });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -140,7 +142,8 @@ describe('dashboard in a browser', () => {
 
     await page.locator('[data-outcome="failure"]').click();
     await page.waitForURL(/outcome=failure/);
-    await expect(page.locator('.report-list > li').count()).resolves.toBe(1);
+    // The previous list stays on screen until the filtered one arrives.
+    await expect.poll(() => page.locator('.report-list > li').count()).toBe(1);
     await expect(page.locator('.report-list > li.report-failure').count()).resolves.toBe(1);
     await expect(
       page.locator('[data-outcome="failure"]').getAttribute('aria-pressed'),
@@ -152,7 +155,7 @@ describe('dashboard in a browser', () => {
 
     await page.reload();
     await report(failure.body.id!).waitFor();
-    await expect(page.locator('.report-list > li').count()).resolves.toBe(1);
+    await expect.poll(() => page.locator('.report-list > li').count()).toBe(1);
     await page.locator('[data-outcome="total"]').click();
     await page.waitForURL((url) => !url.search.includes('outcome='));
     await report(confusing.body.id!).waitFor();
@@ -228,6 +231,25 @@ describe('dashboard in a browser', () => {
     expect(refused.status).toBe(401);
     const accepted = await submit({ outcome: 'success', details: 'new key' }, fresh);
     expect(accepted.status).toBe(201);
+    ingestKey = fresh;
+  });
+
+  it('warns near the monthly quota and over it', async () => {
+    // 17 reports were stored above; 20 of 25 is 80 %.
+    for (let i = 0; i < 3; i++) {
+      expect((await submit({ outcome: 'success', details: `near ${i}` })).status).toBe(201);
+    }
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Projects' }).click();
+    await page.getByText('Nearing the monthly limit.').waitFor();
+    await page.getByText(`20 / ${QUOTA} reports this month`).waitFor();
+
+    for (let i = 0; i < 5; i++) {
+      expect((await submit({ outcome: 'success', details: `fill ${i}` })).status).toBe(201);
+    }
+    expect((await submit({ outcome: 'success', details: 'one too many' })).status).toBe(429);
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('Monthly limit reached.').waitFor();
   });
 
   it('signs out', async () => {
@@ -239,6 +261,23 @@ describe('dashboard in a browser', () => {
     expect(status).toBe(401);
     await page.goto(`${server.url}/projects/${projectId}`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  });
+
+  it('hides sign-up when the instance closed it', async () => {
+    const closed = await startTestServer('sqlite', { SIGNUPS: 'closed' });
+    const other = await browser.newContext();
+    try {
+      const visitor = await other.newPage();
+      await visitor.goto(`${closed.url}/signup`);
+      await visitor.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: STEP_MS });
+      await visitor.getByText('Sign-ups are closed').waitFor({ timeout: STEP_MS });
+      await expect(visitor.getByRole('link', { name: 'Create an account' }).count()).resolves.toBe(
+        0,
+      );
+    } finally {
+      await other.close();
+      await closed.close();
+    }
   });
 
   it('loaded under the content security policy without violations', () => {

@@ -37,7 +37,10 @@ export function ToolsTable({
         </thead>
         <tbody>
           {tools.map((tool) => (
-            <tr key={tool.tool_name ?? '(none)'} aria-selected={tool.tool_name === selected}>
+            <tr
+              key={tool.tool_name ?? '(none)'}
+              aria-selected={selected !== null && tool.tool_name === selected}
+            >
               <th scope="row">
                 {tool.tool_name === null ? (
                   <span className="muted">no tool named</span>
@@ -67,6 +70,14 @@ export function ToolsTable({
           ))}
         </tbody>
       </table>
+      <ul className="outcome-legend">
+        {OUTCOMES.map((outcome) => (
+          <li key={outcome}>
+            <span className={`dot dot-${outcome}`} aria-hidden="true" />
+            {OUTCOME_LABELS[outcome]}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
