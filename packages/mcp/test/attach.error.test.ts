@@ -124,4 +124,27 @@ describe('attach(): report_feedback when things go wrong', () => {
       await close();
     }
   });
+
+  it('still answers the agent when the host onError callback throws', async () => {
+    const downUrl = `http://127.0.0.1:${await closedPort()}`;
+    const { client, close } = await connectPair((server) =>
+      attach(server, {
+        ingestKey: `wk_${'0'.repeat(32)}`,
+        baseUrl: downUrl,
+        onError: () => {
+          throw new Error('host logger broke');
+        },
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'report_feedback',
+        arguments: { outcome: 'failure', details: 'x' },
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^Feedback not delivered/);
+    } finally {
+      await close();
+    }
+  });
 });
