@@ -73,5 +73,7 @@ describe.each(DIALECTS)('an agent follows /skill.md literally on %s', (dialect) 
     const after = await (await fetch(`${server.url}/skill.md`)).text();
     expect(after).toContain(newKey);
     expect(after).not.toContain(oldKey);
+    // Only the public ingest key is published; the operator's secret API keys never are.
+    expect(after).not.toMatch(/wk_sk_[0-9A-Za-z]{32,}/);
   });
 });
