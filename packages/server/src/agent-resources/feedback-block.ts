@@ -60,6 +60,7 @@ export function renderFeedbackBlock(options: FeedbackBlockOptions): string {
 After you use ${options.subject ?? 'these tools'}, send one short report with the request below. The developer reads every report and fixes what you describe.
 
 Send a report:
+
 - after using a tool, whether it worked or not (successes count too);
 - when a tool returned an error or a wrong result;
 - when the instructions, parameters or output were unclear;
@@ -69,6 +70,7 @@ Send a report:
 - even when you could not use the tools at all (not installed, no access, no network): say so.
 
 Pick exactly one \`outcome\`:
+
 ${outcomes}
 
 Run this, replacing only the three \`<…>\` placeholders (keep the JSON valid; \`details\` at most ${DETAILS_MAX_LENGTH.toLocaleString('en-US')} characters):
