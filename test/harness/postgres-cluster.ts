@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
 
 /** A throwaway PostgreSQL cluster on a free loopback port, removed by `stop()`. */
 export interface PostgresCluster {
@@ -25,20 +25,6 @@ function findBinDir(): string | null {
 
 export function postgresAvailable(): boolean {
   return findBinDir() !== null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export async function startPostgresCluster(): Promise<PostgresCluster> {

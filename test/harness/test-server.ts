@@ -12,6 +12,7 @@ import {
 } from '@debrief/server';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase, type TestDialect } from './databases.js';
+import { freePort } from './ports.js';
 
 export interface TestServer {
   /** Base URL of the server, listening on 127.0.0.1 on a free port. */
@@ -44,20 +45,20 @@ export async function startTestServer(
   const database: TestDatabase = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => {} }
     : await createTestDatabase(dialect);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({
     DATABASE_URL: database.url,
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_URL: url,
     ...env,
   });
   const log = createLogger(config);
   const ctx = await buildContext(config, log);
   const app = await createApp(ctx, { logger: log, sseHeartbeatMs: options.sseHeartbeatMs });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  if (!env.PUBLIC_URL) config.publicUrl = url;
+  await app.listen({ host: '127.0.0.1', port });
   return {
     url,
     app,
