@@ -73,7 +73,8 @@ export async function submitReport(
     metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
     createdAt: now,
   };
-  const stored = await ctx.db.transaction().execute(async (trx) => {
+  // Committed before the 201; on SQLite, together with the reports of concurrent requests.
+  const stored = await ctx.database.groupCommit(async (trx) => {
     if (!(await incrementUsageWithinQuota(trx, target.accountId, usageMonth(now), limit)))
       return false;
     await insertReport(trx, row);
