@@ -32,6 +32,7 @@ export async function benchBareIngest(timing: Timing): Promise<LoadResult> {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: ingestBody(`wk_${'0'.repeat(32)}`),
+      serverPid: bare.pid,
       connections: INGEST_CONNECTIONS,
       ...timing,
     });
@@ -65,6 +66,7 @@ export async function benchDebriefIngest(
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: ingestBody(tenant.ingest_key),
+      serverPid: server.child.pid,
       connections: INGEST_CONNECTIONS,
       ...timing,
     });

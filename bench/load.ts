@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadOptions {
@@ -9,6 +10,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** The server process, whose CPU time is read from /proc (Linux) around the measured run. */
+  serverPid?: number;
 }
 
 export interface LoadResult {
@@ -19,6 +22,24 @@ export interface LoadResult {
   total: number;
   /** Responses that were not 2xx, plus socket errors and timeouts: must be 0 for a valid run. */
   failures: number;
+  /**
+   * Server CPU time (user + system) per request, in microseconds: unlike req/s it does not
+   * depend on how busy the rest of the machine is. null where /proc is not available.
+   */
+  cpuMicrosPerRequest: number | null;
+}
+
+/** utime + stime of a process in seconds, from /proc/<pid>/stat (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 function run(options: LoadOptions, seconds: number) {
@@ -37,8 +58,14 @@ function run(options: LoadOptions, seconds: number) {
 /** autocannon (programmatic), one warm-up then one measured run against the same URL. */
 export async function measure(options: LoadOptions): Promise<LoadResult> {
   if (options.warmupSeconds > 0) await run(options, options.warmupSeconds);
+  const cpuBefore = cpuSeconds(options.serverPid);
   const result = await run(options, options.seconds);
+  const cpuAfter = cpuSeconds(options.serverPid);
   return {
+    cpuMicrosPerRequest:
+      cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+        ? ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
+        : null,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

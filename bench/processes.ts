@@ -4,6 +4,7 @@ import { REPO_ROOT } from '../test/harness/cli-process.js';
 
 export interface BareServer {
   url: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -24,6 +25,7 @@ export function startBareServer(): Promise<BareServer> {
       if (!port) return reject(new Error(`bare server printed ${chunk.toString()}`));
       resolve({
         url: `http://127.0.0.1:${port}`,
+        pid: child.pid,
         stop: async () => {
           child.kill('SIGTERM');
           await exited;

@@ -54,6 +54,7 @@ export async function benchReads(
       const result = await measure({
         url: `${server.url}/v1/dashboard/${tenant.project.id}/reports${scenario.query}`,
         headers: { authorization: `Bearer ${tenant.api_key}` },
+        serverPid: server.child.pid,
         connections: READ_CONNECTIONS,
         ...timing,
       });

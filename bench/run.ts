@@ -42,6 +42,8 @@ async function main(): Promise<void> {
   }
   const dialects: ('sqlite' | 'postgres')[] =
     process.env.DEBRIEF_BENCH_POSTGRES === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
+  // DEBRIEF_BENCH_ONLY=ingest|read runs one half, for quicker iterations on a change.
+  const only = process.env.DEBRIEF_BENCH_ONLY;
   let cluster: PostgresCluster | null = null;
   const ingest: IngestRow[] = [];
   const reads: { dialect: string; rows: ReadResult[] }[] = [];
@@ -53,6 +55,13 @@ async function main(): Promise<void> {
         cluster && dialect === 'postgres'
           ? postgresDatabase(cluster, `bench_${++n}`)
           : sqliteDatabase();
+      if (only === 'read') {
+        reads.push({
+          dialect,
+          rows: await withDatabase(make, (db) => benchReads(db, READ_TIMING, log)),
+        });
+        continue;
+      }
       log(`ingest on ${dialect}: bare node:http…`);
       // The baseline is measured next to each dialect, so both sides see the same machine load.
       const bare = await benchBareIngest(INGEST_TIMING);
@@ -61,6 +70,7 @@ async function main(): Promise<void> {
       const debrief = await withDatabase(make, (db) => benchDebriefIngest(db, INGEST_TIMING));
       log(`  ${Math.round(debrief.requestsPerSecond)} req/s, p99 ${debrief.p99Ms} ms`);
       ingest.push({ dialect, bare, debrief });
+      if (only === 'ingest') continue;
       log(`read on ${dialect}:`);
       reads.push({
         dialect,

@@ -15,6 +15,11 @@ export type CliBuild = 'dist' | 'source';
 export const DIST_CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
 
 function cliCommand(build: CliBuild): string[] {
+  // A/B measurements: DEBRIEF_CLI_ENTRY runs another entry point (a copy of the sources with a
+  // change under test) without touching the shared tree's dist/.
+  const entry = process.env.DEBRIEF_CLI_ENTRY;
+  if (entry)
+    return entry.endsWith('.ts') ? ['--conditions=source', '--import', 'tsx', entry] : [entry];
   return build === 'dist'
     ? [DIST_CLI]
     : ['--conditions=source', '--import', 'tsx', join(REPO_ROOT, 'packages/server/src/cli.ts')];
