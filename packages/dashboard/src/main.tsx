@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/api-client';
 import { App } from './app';
-import './styles.css';
+import './styles/index.css';
 
 const root = document.getElementById('root');
 if (root) {

@@ -3,6 +3,7 @@ import type { ApiClient } from '../api/api-client';
 import type { Session, Signups } from '../api/console.types';
 import { Link } from '../router';
 import { ErrorNotice } from '../ui/notice';
+import { useTitle } from '../ui/use-title';
 
 /** Sign in and sign up share one form; sign-up disappears when the instance closed it. */
 export function AuthPage({
@@ -21,6 +22,7 @@ export function AuthPage({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const signingUp = mode === 'signup';
+  useTitle(signingUp ? 'Create account' : 'Sign in');
 
   async function submit(event: FormEvent) {
     event.preventDefault();

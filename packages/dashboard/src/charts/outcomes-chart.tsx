@@ -87,7 +87,7 @@ export function OutcomesChart({ days }: { days: TimeseriesDay[] }) {
                   />
                 );
               })}
-              {index % labelEvery === 0 && (
+              {(days.length - 1 - index) % labelEvery === 0 && (
                 <text
                   className="chart-label"
                   x={MARGIN.left + index * band + band / 2}

@@ -6,8 +6,10 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { CopyButton } from '../ui/copy-button';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { ExactOrNever, RelativeTime } from '../ui/relative-time';
+import { useTitle } from '../ui/use-title';
 
 export function ApiKeysPage() {
+  useTitle('API keys');
   return (
     <>
       <div className="page-head">

@@ -4,6 +4,7 @@ import { useResource } from '../api/use-resource';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { ErrorNotice, Loading } from '../ui/notice';
+import { useTitle } from '../ui/use-title';
 
 const TABS = [
   { id: 'reports', label: 'Reports', suffix: '' },
@@ -23,10 +24,11 @@ export function ProjectLayout({
 }) {
   const { api } = useSession();
   const projects = useResource('projects', () => api.get<ConsoleProject[]>('/v1/console/projects'));
+  const project = projects.data?.find((candidate) => candidate.id === projectId);
+  useTitle(TABS.find((item) => item.id === tab)?.label ?? 'Reports', project?.name ?? 'Project');
   if (!projects.data) {
     return projects.error ? <ErrorNotice error={projects.error} /> : <Loading />;
   }
-  const project = projects.data.find((candidate) => candidate.id === projectId);
   if (!project) {
     return (
       <section className="empty">

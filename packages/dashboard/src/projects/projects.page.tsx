@@ -7,8 +7,10 @@ import { useSession } from '../session-context';
 import { formatCount, OUTCOME_LABELS } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { RelativeTime } from '../ui/relative-time';
+import { useTitle } from '../ui/use-title';
 
 export function ProjectsPage() {
+  useTitle('Projects');
   const { api } = useSession();
   const projects = useResource('projects', () => api.get<ConsoleProject[]>('/v1/console/projects'));
   const list = projects.data;
