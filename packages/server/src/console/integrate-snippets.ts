@@ -69,7 +69,10 @@ export function openApiFragment(path = '/feedback'): string {
           'After using a tool of this API, send what happened: success, failure, confusing, gave_up or request. Also report when the tools could not be used at all.',
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: jsonSchema(ReportInput, 'input') } },
+          // The router sets `source` itself (its option, else the Host header), so callers do not send it.
+          content: {
+            'application/json': { schema: jsonSchema(ReportInput.omit({ source: true }), 'input') },
+          },
         },
         responses: {
           '201': {
