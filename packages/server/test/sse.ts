@@ -39,9 +39,14 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
             let isEvent = false;
             for (const line of block.split('\n')) {
               if (line.startsWith(':')) comments.push(line.slice(1).trim());
-              else if (line.startsWith('event: ')) (event.event = line.slice(7)), (isEvent = true);
-              else if (line.startsWith('id: ')) event.id = line.slice(4);
-              else if (line.startsWith('data: ')) (event.data += line.slice(6)), (isEvent = true);
+              else if (line.startsWith('event: ')) {
+                event.event = line.slice(7);
+                isEvent = true;
+              } else if (line.startsWith('id: ')) event.id = line.slice(4);
+              else if (line.startsWith('data: ')) {
+                event.data += line.slice(6);
+                isEvent = true;
+              }
             }
             if (isEvent) events.push(event);
             for (const wake of waiters.splice(0)) wake();
