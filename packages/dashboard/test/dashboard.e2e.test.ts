@@ -214,6 +214,50 @@ describe('dashboard in a browser', () => {
     await page.screenshot({ path: join(artifacts, 'dashboard-integrate.png'), fullPage: true });
   });
 
+  it('filters by tool, source and date, all carried by the URL', async () => {
+    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.locator('.report-list > li').first().waitFor();
+    const tools = page.locator('.report-list .report-tool');
+
+    await page.getByLabel('Tool', { exact: true }).selectOption('get_alerts');
+    await page.waitForURL(/tool_name=get_alerts/);
+    await expect
+      .poll(async () => new Set(await tools.allTextContents()))
+      .toEqual(new Set(['get_alerts']));
+    await page.getByLabel('Source', { exact: true }).fill('cursor');
+    await page.getByLabel('Source', { exact: true }).press('Enter');
+    await page.waitForURL(/source=cursor/);
+    await expect
+      .poll(async () => new Set(await page.locator('.report-source').allTextContents()))
+      .toEqual(new Set(['via cursor']));
+
+    await page.reload();
+    await expect(page.getByLabel('Tool', { exact: true }).inputValue()).resolves.toBe('get_alerts');
+    await expect(page.getByLabel('Source', { exact: true }).inputValue()).resolves.toBe('cursor');
+    await page.getByRole('button', { name: '7 days' }).click();
+    await page.waitForURL(/from=\d{4}-\d{2}-\d{2}/);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL((url) => url.search === '');
+
+    // Long details are folded; "Show more" unfolds them.
+    const more = page.getByRole('button', { name: 'Show more' }).first();
+    await more.click();
+    await expect(
+      page.getByRole('button', { name: 'Show less' }).first().getAttribute('aria-expanded'),
+    ).resolves.toBe('true');
+  });
+
+  it('renames a project', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Projects' })
+      .click();
+    await page.getByRole('button', { name: 'Rename Weather API' }).click();
+    await page.getByLabel('New name for “Weather API”').fill('Weather API v2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('link', { name: 'Weather API v2' }).waitFor();
+  });
+
   it('creates an API key that reads, then revokes it and it gets 401', async () => {
     await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByLabel('Key name').fill('e2e reader');
@@ -274,6 +318,25 @@ describe('dashboard in a browser', () => {
     expect(status).toBe(401);
     await page.goto(`${server.url}/projects/${projectId}`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  });
+
+  it('signs back in with the keyboard alone, after a wrong password', async () => {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByLabel('Password').press('Enter');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toMatch(/\S/);
+
+    await page.getByLabel('Email').focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(password);
+    await page.keyboard.press('Enter');
+    // Back where the user was headed: the project's reports.
+    await page.getByRole('heading', { name: 'Weather API v2' }).waitFor();
   });
 
   it('hides sign-up when the instance closed it', async () => {

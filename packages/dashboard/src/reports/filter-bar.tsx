@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { utcDateDaysAgo } from '../ui/format';
 import { hasNarrowingFilters, type ReportFilters } from './report-filters';
 
@@ -18,6 +18,7 @@ export function FilterBar({
   tools: string[];
   onChange(change: Partial<ReportFilters>): void;
 }) {
+  const id = useId();
   const [source, setSource] = useState(filters.source ?? '');
   useEffect(() => setSource(filters.source ?? ''), [filters.source]);
   const applySource = () => {
@@ -40,9 +41,10 @@ export function FilterBar({
         applySource();
       }}
     >
-      <label className="field">
-        <span>Tool</span>
+      <div className="field">
+        <label htmlFor={`${id}-tool`}>Tool</label>
         <select
+          id={`${id}-tool`}
           value={filters.tool_name ?? ''}
           onChange={(event) => onChange({ tool_name: event.target.value || null })}
         >
@@ -53,35 +55,38 @@ export function FilterBar({
             </option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        <span>Source</span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-source`}>Source</label>
         <input
+          id={`${id}-source`}
           type="search"
           placeholder="Any source"
           value={source}
           onChange={(event) => setSource(event.target.value)}
           onBlur={applySource}
         />
-      </label>
-      <label className="field">
-        <span>From (UTC)</span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-from`}>From (UTC)</label>
         <input
+          id={`${id}-from`}
           type="date"
           value={filters.from ?? ''}
           max={filters.to ?? today}
           onChange={(event) => onChange({ from: event.target.value || null })}
         />
-      </label>
-      <label className="field">
-        <span>To (UTC)</span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-to`}>To (UTC)</label>
         <input
+          id={`${id}-to`}
           type="date"
           value={filters.to ?? ''}
           min={filters.from ?? undefined}
           onChange={(event) => onChange({ to: event.target.value || null })}
         />
-      </label>
+      </div>
       <fieldset className="presets">
         <legend className="sr-only">Date range</legend>
         {PRESETS.map((preset) => (
