@@ -1,7 +1,8 @@
 /**
  * Fills a project with synthetic reports for the read benchmark, straight into the database
  * file (before the server starts) through Kysely, in large multi-row inserts inside one
- * transaction: 100,000 rows take seconds instead of the minutes 100,000 POSTs would.
+ * transaction: 100,000 rows take seconds instead of the minutes 100,000 POSTs would. It keeps
+ * the server's invariant that report_counts holds the per-(tool, source, outcome) totals.
  */
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
@@ -18,6 +19,20 @@ interface ReportsTable {
   details: string;
   metadata: string | null;
   created_at: string;
+}
+
+/** The server's running counters (migration 0004), kept in step with the inserted reports. */
+interface ReportCountsTable {
+  project_id: string;
+  tool_name: string;
+  source: string;
+  outcome: string;
+  count: number;
+}
+
+interface SeedDB {
+  reports: ReportsTable;
+  report_counts: ReportCountsTable;
 }
 
 export const TOOL_NAMES = Array.from(
@@ -63,7 +78,7 @@ function uuidv7Hex(ms: number, seq: number): string {
   );
 }
 
-function openKysely(databaseUrl: string): Kysely<{ reports: ReportsTable }> {
+function openKysely(databaseUrl: string): Kysely<SeedDB> {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return new Kysely({
       dialect: new PostgresDialect({
@@ -91,6 +106,7 @@ export async function seedReports(
   const span = days * 86_400_000;
   // 8 columns a row: 1,000 rows stay under both SQLite's 32,766 and PostgreSQL's 65,535 parameters.
   const batchSize = 1000;
+  const counts = new Map<string, ReportCountsTable>();
   try {
     await db.transaction().execute(async (trx) => {
       for (let start = 0; start < count; start += batchSize) {
@@ -112,7 +128,26 @@ export async function seedReports(
           });
         }
         await trx.insertInto('reports').values(rows).execute();
+        for (const row of rows) {
+          const key = `${row.tool_name ?? ''}\u0000${row.source ?? ''}\u0000${row.outcome}`;
+          const entry = counts.get(key);
+          if (entry) entry.count += 1;
+          else
+            counts.set(key, {
+              project_id: projectId,
+              tool_name: row.tool_name ?? '',
+              source: row.source ?? '',
+              outcome: row.outcome,
+              count: 1,
+            });
+        }
       }
+      const entries = [...counts.values()];
+      for (let start = 0; start < entries.length; start += batchSize)
+        await trx
+          .insertInto('report_counts')
+          .values(entries.slice(start, start + batchSize))
+          .execute();
     });
   } finally {
     await db.destroy();

@@ -3,6 +3,7 @@ import type { Database } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { sessionsMigration } from './migrations/0002-sessions.js';
 import { instanceSettingsMigration } from './migrations/0003-instance-settings.js';
+import { reportCountsMigration } from './migrations/0004-report-counts.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -13,6 +14,7 @@ function migrations(db: Database): Record<string, Migration> {
     '0001-initial': initialMigration(db.dialect),
     '0002-sessions': sessionsMigration(db.dialect),
     '0003-instance-settings': instanceSettingsMigration(),
+    '0004-report-counts': reportCountsMigration(),
   };
 }
 

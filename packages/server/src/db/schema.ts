@@ -62,6 +62,15 @@ export interface UsageCountersTable {
   count: number;
 }
 
+/** Reports per project and (tool_name, source, outcome); '' stands for an absent label. */
+export interface ReportCountsTable {
+  project_id: string;
+  tool_name: string;
+  source: string;
+  outcome: string;
+  count: number;
+}
+
 export interface SessionsTable {
   /** SHA-256 (hex) of the random session id in the cookie: a leaked table signs nobody in. */
   id_hash: string;
@@ -78,6 +87,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   usage_counters: UsageCountersTable;
+  report_counts: ReportCountsTable;
   sessions: SessionsTable;
 }
 

@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+/** '' stands for an absent label in report_counts (its key columns cannot be NULL). */
+const label = (value: string | null | undefined) => value ?? '';
+
+/** One more report for the project's counters; in the transaction that inserts the report. */
+export async function incrementReportCount(
+  db: Kysely<DB>,
+  report: { projectId: string; toolName: string | null; source: string | null; outcome: string },
+): Promise<void> {
+  await db
+    .insertInto('report_counts')
+    .values({
+      project_id: report.projectId,
+      tool_name: label(report.toolName),
+      source: label(report.source),
+      outcome: report.outcome,
+      count: 1,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['project_id', 'tool_name', 'source', 'outcome'])
+        .doUpdateSet((eb) => ({ count: eb('report_counts.count', '+', 1) })),
+    )
+    .execute();
+}
+
+/** Reports per outcome, from the counters, for an optional tool_name and source (no dates). */
+export async function sumReportCounts(
+  db: Kysely<DB>,
+  projectId: string,
+  filters: { toolName?: string; source?: string },
+): Promise<Map<string, number>> {
+  let query = db
+    .selectFrom('report_counts')
+    .select((eb) => ['outcome', eb.fn.sum<number | string>('count').as('n')])
+    .where('project_id', '=', projectId);
+  if (filters.toolName !== undefined) query = query.where('tool_name', '=', filters.toolName);
+  if (filters.source !== undefined) query = query.where('source', '=', filters.source);
+  const rows = await query.groupBy('outcome').execute();
+  return new Map(rows.map((row) => [row.outcome, Number(row.n)]));
+}
