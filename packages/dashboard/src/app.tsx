@@ -48,7 +48,9 @@ export function App({ api }: { api: ApiClient }) {
 
   useEffect(() => {
     void fetchSession();
-    return api.onSignedOut(() => setLoad({ state: 'signed-out', signups: 'open' }));
+    // The session ended elsewhere (expired, signed out in another tab): ask again, which also
+    // learns whether sign-ups are open.
+    return api.onSignedOut(() => void fetchSession());
   }, [api, fetchSession]);
 
   const signedIn = load.state === 'signed-in';

@@ -15,7 +15,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
 const artifacts = join(root, 'test-artifacts');
 const CHROMIUM = '/usr/bin/chromium';
-const STEP_MS = 10_000;
+/** Bound on each browser step; generous because CI shares two cores between test files. */
+const STEP_MS = 15_000;
 /** A small quota, so the near-limit and over-limit notices can be reached. */
 const QUOTA = 25;
 
@@ -28,7 +29,7 @@ function ensureDashboardBuilt(): void {
   });
 }
 
-describe('dashboard in a browser', () => {
+describe('dashboard in a browser', { timeout: 60_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;

@@ -135,7 +135,11 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
             </section>
             <section className="card" aria-labelledby="tools-title">
               <h3 id="tools-title" className="card-title">
-                By tool <span className="muted small">worst success rate first</span>
+                By tool
+                <span className="muted small">
+                  worst success rate first,{' '}
+                  {filters.from || filters.to ? 'selected range' : 'all time'}
+                </span>
               </h3>
               {tools.data ? (
                 <ToolsTable
