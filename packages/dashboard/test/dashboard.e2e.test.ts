@@ -18,7 +18,7 @@ const CHROMIUM = '/usr/bin/chromium';
 /** Bound on each browser step; generous because CI shares two cores between test files. */
 const STEP_MS = 15_000;
 /** A small quota, so the near-limit and over-limit notices can be reached. */
-const QUOTA = 25;
+const QUOTA = 30;
 
 function ensureDashboardBuilt(): void {
   if (existsSync(join(root, 'packages/dashboard/dist/index.html'))) return;
@@ -292,17 +292,31 @@ describe('dashboard in a browser', { timeout: 60_000 }, () => {
     ingestKey = fresh;
   });
 
+  it('on an older page, offers the reports that arrived since', async () => {
+    // 18 reports were stored above: 21 make two pages of 20.
+    for (let i = 0; i < 3; i++) {
+      expect((await submit({ outcome: 'success', details: `page ${i}` })).status).toBe(201);
+    }
+    await page.goto(`${server.url}/projects/${projectId}?page=2`);
+    await page.getByText('Page 2 of 2').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const sent = await submit({ outcome: 'failure', details: 'While reading page 2' });
+    await page.getByRole('button', { name: '1 new report · see newest' }).click();
+    await page.waitForURL((url) => !url.search.includes('page='));
+    await report(sent.body.id!).waitFor();
+  });
+
   it('warns near the monthly quota and over it', async () => {
-    // 18 reports were stored above; 20 of 25 is 80 %.
+    // 22 reports were stored above; 24 of 30 is 80 %.
     for (let i = 0; i < 2; i++) {
       expect((await submit({ outcome: 'success', details: `near ${i}` })).status).toBe(201);
     }
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Projects' }).click();
     await page.getByText('Nearing the monthly limit.').waitFor();
-    await page.getByText(`20 / ${QUOTA} reports this month`).waitFor();
+    await page.getByText(`24 / ${QUOTA} reports this month`).waitFor();
 
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       expect((await submit({ outcome: 'success', details: `fill ${i}` })).status).toBe(201);
     }
     expect((await submit({ outcome: 'success', details: 'one too many' })).status).toBe(429);

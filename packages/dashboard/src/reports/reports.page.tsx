@@ -47,6 +47,10 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
 
   // Reports that arrived live, highlighted briefly.
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  // Reports that arrived for page 1 while an older page is open.
+  const [newer, setNewer] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new list query starts the count over
+  useEffect(() => setNewer(0), [listQuery]);
   const refreshTimer = useRef<number | undefined>(undefined);
   const scheduleRefresh = useCallback(() => {
     window.clearTimeout(refreshTimer.current);
@@ -83,6 +87,9 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
         };
       });
       setFresh((ids) => new Set(ids).add(report.id));
+      if (filters.page > 1 && (!filters.outcome || filters.outcome === report.outcome)) {
+        setNewer((count) => count + 1);
+      }
     },
     [filters, reports.mutate, scheduleRefresh],
   );
@@ -162,6 +169,15 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                 <span className="muted small"> newest first</span>
               </h3>
               {reports.loading && list && <span className="muted small">Updating…</span>}
+              {newer > 0 && !reports.loading && (
+                <button
+                  type="button"
+                  className="button button-small"
+                  onClick={() => setFilters({ page: 1 })}
+                >
+                  {newer === 1 ? '1 new report' : `${formatCount(newer)} new reports`} · see newest
+                </button>
+              )}
             </div>
             <ErrorNotice error={reports.error} />
             {!list && !reports.error && <Loading />}
