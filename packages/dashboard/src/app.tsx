@@ -117,7 +117,8 @@ function Routes({ path }: { path: string }) {
     const projectId = match[1]!;
     const tab = match[2] ?? 'reports';
     return (
-      <ProjectLayout projectId={projectId} tab={tab}>
+      // Keyed by project: switching projects starts clean, never showing the last one's data.
+      <ProjectLayout key={projectId} projectId={projectId} tab={tab}>
         {(project) =>
           tab === 'integrate' ? (
             <IntegratePage project={project} />
