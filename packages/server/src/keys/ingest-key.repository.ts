@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export async function insertIngestKey(
@@ -40,19 +40,23 @@ export async function revokeIngestKeysOfProject(
     .execute();
 }
 
-/** The project, its account and the account's quota settings for an active ingest key. */
+/**
+ * The project, its account and the account's quota settings for an active ingest key.
+ * Hot path (every report): a `sql` template, see reports/usage.repository.ts.
+ */
 export async function findIngestTarget(db: Kysely<DB>, key: string) {
-  return db
-    .selectFrom('ingest_keys')
-    .innerJoin('projects', 'projects.id', 'ingest_keys.project_id')
-    .innerJoin('accounts', 'accounts.id', 'projects.account_id')
-    .select([
-      'projects.id as project_id',
-      'projects.account_id as account_id',
-      'accounts.monthly_quota as monthly_quota',
-      'accounts.quota_unlimited as quota_unlimited',
-    ])
-    .where('ingest_keys.key', '=', key)
-    .where('ingest_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
+  const { rows } = await sql<{
+    project_id: string;
+    account_id: string;
+    monthly_quota: number | null;
+    quota_unlimited: number;
+  }>`
+    select projects.id as project_id, projects.account_id as account_id,
+      accounts.monthly_quota as monthly_quota, accounts.quota_unlimited as quota_unlimited
+    from ingest_keys
+    inner join projects on projects.id = ingest_keys.project_id
+    inner join accounts on accounts.id = projects.account_id
+    where ingest_keys.key = ${key} and ingest_keys.revoked_at is null
+  `.execute(db);
+  return rows[0];
 }

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export interface ReportFilters {
@@ -32,20 +32,13 @@ const REPORT_COLUMNS = [
   'created_at',
 ] as const;
 
+/** Hot path: a `sql` template, see usage.repository.ts. */
 export async function insertReport(db: Kysely<DB>, report: NewReport): Promise<void> {
-  await db
-    .insertInto('reports')
-    .values({
-      id: report.id,
-      project_id: report.projectId,
-      outcome: report.outcome,
-      tool_name: report.toolName,
-      source: report.source,
-      details: report.details,
-      metadata: report.metadata,
-      created_at: report.createdAt.toISOString(),
-    })
-    .execute();
+  await sql`
+    insert into reports (id, project_id, outcome, tool_name, source, details, metadata, created_at)
+    values (${report.id}, ${report.projectId}, ${report.outcome}, ${report.toolName},
+      ${report.source}, ${report.details}, ${report.metadata}, ${report.createdAt.toISOString()})
+  `.execute(db);
 }
 
 function applyFilters<O>(
