@@ -1,23 +1,10 @@
-import { createServer } from 'node:net';
 import { ProjectList, ReportList } from '@debrief/protocol';
 import { describe, expect, it } from 'vitest';
 import { bootstrapCli, startCliServer } from '../../../test/harness/cli-process.js';
 import { createTestDatabase, DIALECTS } from '../../../test/harness/databases.js';
+import { freePort } from '../../../test/harness/ports.js';
 import { bearer, call } from './http.js';
 import { fillPlaceholders, runLikeAnAgent, selfFeedbackCurl } from './skill-agent.js';
-
-/** A free port, so PUBLIC_URL can name it before the server starts (PORT=0 could not). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe.each(DIALECTS)('operator bootstraps with the CLI, then serves, on %s', (dialect) => {
   it('has the Debrief project from the start, and an agent reports to it from /skill.md', async () => {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { insertReport } from '../src/reports/report.repository.js';
+import { incrementReportCount } from '../src/reports/report-counts.repository.js';
 
 /** Inserts a report with a chosen time, as if submitted then (for date-range tests). */
 export async function seedReport(
@@ -11,7 +12,7 @@ export async function seedReport(
 ): Promise<string> {
   const createdAt = new Date(report.at);
   const id = newId(createdAt.getTime());
-  await insertReport(db, {
+  const row = {
     id,
     projectId,
     outcome: report.outcome,
@@ -20,6 +21,11 @@ export async function seedReport(
     details: report.details ?? `${report.outcome} at ${report.at}`,
     metadata: null,
     createdAt,
+  };
+  // As the submit path does: the report and its facet counters commit together.
+  await db.transaction().execute(async (trx) => {
+    await insertReport(trx, row);
+    await incrementReportCount(trx, row);
   });
   return id;
 }

@@ -1,30 +1,10 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { applyReportFilters, type ReportFilters } from '../reports/report.repository.js';
 
-export interface StatsFilters {
-  toolName?: string;
-  source?: string;
-  /** Inclusive lower bound. */
-  from?: Date;
-  /** Exclusive upper bound. */
-  before?: Date;
-}
-
-function applyStatsFilters<O>(
-  query: SelectQueryBuilder<DB, 'reports', O>,
-  projectId: string,
-  filters: StatsFilters,
-): SelectQueryBuilder<DB, 'reports', O> {
-  let q = query.where('reports.project_id', '=', projectId);
-  if (filters.toolName !== undefined) q = q.where('reports.tool_name', '=', filters.toolName);
-  if (filters.source !== undefined) q = q.where('reports.source', '=', filters.source);
-  if (filters.from !== undefined)
-    q = q.where('reports.created_at', '>=', filters.from.toISOString());
-  if (filters.before !== undefined)
-    q = q.where('reports.created_at', '<', filters.before.toISOString());
-  return q;
-}
+/** The reports filters but `outcome`: charts show every outcome. */
+export type StatsFilters = Omit<ReportFilters, 'outcome'>;
 
 /**
  * The UTC day of `created_at` as `YYYY-MM-DD`. SQLite stores ISO 8601 UTC text, so the day is
@@ -61,7 +41,7 @@ export async function countByDay(
   filters: StatsFilters,
 ) {
   const day = utcDay(dialect);
-  const rows = await applyStatsFilters(
+  const rows = await applyReportFilters(
     db
       .selectFrom('reports')
       .select((eb) => [
@@ -79,7 +59,7 @@ export async function countByDay(
 
 /** Reports per tool name (null = none given) and outcome under the filters. */
 export async function countByTool(db: Kysely<DB>, projectId: string, filters: StatsFilters) {
-  const rows = await applyStatsFilters(
+  const rows = await applyReportFilters(
     db
       .selectFrom('reports')
       .select((eb) => [

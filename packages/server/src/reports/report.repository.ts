@@ -41,17 +41,20 @@ export async function insertReport(db: Kysely<DB>, report: NewReport): Promise<v
   `.execute(db);
 }
 
-function applyFilters<O>(
+/** The WHERE clauses of the filters, on columns qualified by table so joins stay unambiguous. */
+export function applyReportFilters<O>(
   query: SelectQueryBuilder<DB, 'reports', O>,
   projectId: string,
   filters: ReportFilters,
 ): SelectQueryBuilder<DB, 'reports', O> {
-  let q = query.where('project_id', '=', projectId);
-  if (filters.outcome !== undefined) q = q.where('outcome', '=', filters.outcome);
-  if (filters.toolName !== undefined) q = q.where('tool_name', '=', filters.toolName);
-  if (filters.source !== undefined) q = q.where('source', '=', filters.source);
-  if (filters.from !== undefined) q = q.where('created_at', '>=', filters.from.toISOString());
-  if (filters.before !== undefined) q = q.where('created_at', '<', filters.before.toISOString());
+  let q = query.where('reports.project_id', '=', projectId);
+  if (filters.outcome !== undefined) q = q.where('reports.outcome', '=', filters.outcome);
+  if (filters.toolName !== undefined) q = q.where('reports.tool_name', '=', filters.toolName);
+  if (filters.source !== undefined) q = q.where('reports.source', '=', filters.source);
+  if (filters.from !== undefined)
+    q = q.where('reports.created_at', '>=', filters.from.toISOString());
+  if (filters.before !== undefined)
+    q = q.where('reports.created_at', '<', filters.before.toISOString());
   return q;
 }
 
@@ -61,7 +64,7 @@ export async function listReportsPage(
   filters: ReportFilters,
   page: { offset: number; limit: number },
 ) {
-  return applyFilters(db.selectFrom('reports').select(REPORT_COLUMNS), projectId, filters)
+  return applyReportFilters(db.selectFrom('reports').select(REPORT_COLUMNS), projectId, filters)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
@@ -75,7 +78,7 @@ export async function countReportsByOutcome(
   projectId: string,
   filters: Omit<ReportFilters, 'outcome'>,
 ): Promise<Map<string, number>> {
-  const rows = await applyFilters(
+  const rows = await applyReportFilters(
     db.selectFrom('reports').select((eb) => ['outcome', eb.fn.countAll<number | string>().as('n')]),
     projectId,
     filters,
