@@ -88,8 +88,7 @@ async function main(): Promise<void> {
     '',
     `Machine: ${machineLine()}; run ${new Date().toISOString().slice(0, 16)}Z, ${Math.round((Date.now() - started) / 1000)} s in all.`,
     '',
-    ingestTable(ingest),
-    '',
+    ...(ingest.length > 0 ? [ingestTable(ingest), ''] : []),
     ...reads.flatMap(({ dialect, rows }) => [readTable(dialect, rows, READ_CONNECTIONS), '']),
   ];
   process.stdout.write(`${out.join('\n')}\n`);
