@@ -49,7 +49,7 @@ export function createGroupCommit(db: Kysely<DB>) {
       for (const item of batch) await runAlone(item);
       return;
     }
-    batch.forEach((item, i) => item.resolve(results[i]));
+    for (const [i, item] of batch.entries()) item.resolve(results[i]);
   }
 
   async function drain(): Promise<void> {
