@@ -18,6 +18,7 @@ import {
   countReportsByOutcome,
   insertReport,
   listReportsPage,
+  type NewReport,
   type ReportFilters,
   type ReportRow,
 } from './report.repository.js';
@@ -50,6 +51,46 @@ export function toWireReport(row: ReportRow): Report {
   };
 }
 
+/** Thrown inside the transaction to roll back a report the quota turned out not to allow. */
+class QuotaUsedUp extends Error {}
+
+/**
+ * The quota check, the insert and the counters, committed together (before the 201; on SQLite
+ * together with the reports of concurrent requests: group commit). On PostgreSQL the hot rows —
+ * the account's usage row, which every report of the account updates, and the counter row —
+ * are taken last, so their locks are held for one round trip and the commit rather than the
+ * whole transaction (+39 % ingest, BENCHMARKS.md); over quota, the transaction rolls back. On
+ * SQLite (a single writer, no row locks) the check comes first, so a refused report never
+ * forces a group-commit batch to roll back.
+ */
+async function storeWithinQuota(
+  ctx: AppContext,
+  accountId: string,
+  month: string,
+  limit: number | null,
+  row: NewReport,
+): Promise<boolean> {
+  if (ctx.database.dialect === 'sqlite') {
+    return ctx.database.groupCommit(async (trx) => {
+      if (!(await incrementUsageWithinQuota(trx, accountId, month, limit))) return false;
+      await insertReport(trx, row);
+      await incrementReportCount(trx, row);
+      return true;
+    });
+  }
+  try {
+    return await ctx.database.groupCommit(async (trx) => {
+      await insertReport(trx, row);
+      await incrementReportCount(trx, row);
+      if (!(await incrementUsageWithinQuota(trx, accountId, month, limit))) throw new QuotaUsedUp();
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof QuotaUsedUp) return false;
+    throw error;
+  }
+}
+
 /**
  * Stores a report if the account has quota left this month. The quota count and the insert
  * commit together or not at all; a 201 is sent only after the commit.
@@ -74,14 +115,7 @@ export async function submitReport(
     metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
     createdAt: now,
   };
-  // Committed before the 201; on SQLite, together with the reports of concurrent requests.
-  const stored = await ctx.database.groupCommit(async (trx) => {
-    if (!(await incrementUsageWithinQuota(trx, target.accountId, usageMonth(now), limit)))
-      return false;
-    await insertReport(trx, row);
-    await incrementReportCount(trx, row);
-    return true;
-  });
+  const stored = await storeWithinQuota(ctx, target.accountId, usageMonth(now), limit, row);
   if (!stored) {
     const resetAt = startOfNextMonth(now);
     const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
