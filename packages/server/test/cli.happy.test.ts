@@ -1,11 +1,11 @@
 import { INGEST_KEY_PATTERN, isApiKeyWellFormed, Project } from '@debrief/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../test/harness/cli-process.js';
 import {
   createTestDatabase,
   DIALECTS,
   type TestDatabase,
 } from '../../../test/harness/databases.js';
-import { runCli } from './cli.js';
 import { bearer } from './http.js';
 
 describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
