@@ -29,7 +29,14 @@ function validCalendarDate(y: number, m: number, d: number): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-export function parseTimeBound(text: string): TimeBound | null {
+/**
+ * An unencoded `+` in a query string decodes to a space, so `…T10:00:00+02:00` typed into a URL
+ * arrives as `…T10:00:00 02:00`. A space before a trailing offset can only have been a `+`.
+ */
+const PLUS_DECODED_AS_SPACE = /(T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}:?\d{2})$/i;
+
+export function parseTimeBound(input: string): TimeBound | null {
+  const text = input.replace(PLUS_DECODED_AS_SPACE, '$1+$2');
   const dateOnly = DATE_ONLY.exec(text);
   if (dateOnly) {
     const [y, m, d] = dateOnly.slice(1, 4).map(Number) as [number, number, number];

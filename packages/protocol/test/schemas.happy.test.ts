@@ -52,6 +52,10 @@ describe('time bounds', () => {
     expect(parseTimeBound('2026-11-21T10:00:00')!.start.toISOString()).toBe(
       '2026-11-21T10:00:00.000Z',
     );
+    // An unencoded + in a URL arrives as a space.
+    expect(parseTimeBound('2026-11-21T10:00:00 02:00')!.start.toISOString()).toBe(
+      '2026-11-21T08:00:00.000Z',
+    );
   });
 
   it('refuses impossible dates and times', () => {

@@ -86,6 +86,12 @@ describe.each(DIALECTS)('POST /v1/reports on %s', (dialect) => {
     expect(form.status).toBe(201);
   });
 
+  it('accepts a body that starts with a UTF-8 byte-order mark', async () => {
+    const t = await server.tenant();
+    const raw = `\uFEFF${JSON.stringify({ ingest_key: t.ingestKey, outcome: 'success', details: 'from PowerShell' })}`;
+    expect((await call(`${server.url}/v1/reports`, { raw })).status).toBe(201);
+  });
+
   it('ignores unknown top-level fields', async () => {
     const t = await server.tenant();
     const res = await call(`${server.url}/v1/reports`, {

@@ -11,7 +11,8 @@ export function registerLenientJsonBody(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      // Some Windows tools prefix UTF-8 with a byte-order mark, which JSON.parse refuses.
+      done(null, JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'unparsable';
       done(
