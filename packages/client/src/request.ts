@@ -76,14 +76,7 @@ export async function request(options: RequestOptions): Promise<RequestResult> {
         await sleep(retryAfter * 1000);
         continue;
       }
-      return {
-        ok: false,
-        problem,
-        attempts,
-        ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
-      };
-    }
-    if (isRetryableStatus(status) && retriesLeft) {
+    } else if (isRetryableStatus(status) && retriesLeft) {
       // A 503 may say when to come back; otherwise back off on our own schedule.
       const delay = retryAfter !== undefined ? retryAfter * 1000 : backoffDelay(attempts - 1);
       if (fitsBefore(options.deadline, delay)) {

@@ -2,6 +2,7 @@ import { OUTCOMES } from '@debrief/protocol';
 import { useRef } from 'react';
 import type { TimeseriesDay } from '../api/console.types';
 import { formatCount, formatDay, OUTCOME_LABELS } from '../ui/format';
+import { OutcomeLegend } from './outcome-legend';
 import { useWidth } from './use-width';
 
 const HEIGHT = 180;
@@ -101,14 +102,7 @@ export function OutcomesChart({ days }: { days: TimeseriesDay[] }) {
           );
         })}
       </svg>
-      <ul className="outcome-legend chart-legend">
-        {OUTCOMES.map((outcome) => (
-          <li key={outcome}>
-            <span className={`dot dot-${outcome}`} aria-hidden="true" />
-            {OUTCOME_LABELS[outcome]}
-          </li>
-        ))}
-      </ul>
+      <OutcomeLegend className="chart-legend" />
       <table className="sr-only">
         <caption>Reports per day and outcome</caption>
         <thead>

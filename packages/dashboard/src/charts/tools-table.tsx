@@ -1,6 +1,7 @@
 import { OUTCOMES } from '@debrief/protocol';
 import type { ToolStats } from '../api/console.types';
 import { formatCount, formatPercent, OUTCOME_LABELS } from '../ui/format';
+import { OutcomeLegend } from './outcome-legend';
 
 /** Reports per tool and outcome, worst success rate first (the API's order). */
 export function ToolsTable({
@@ -70,14 +71,7 @@ export function ToolsTable({
           ))}
         </tbody>
       </table>
-      <ul className="outcome-legend">
-        {OUTCOMES.map((outcome) => (
-          <li key={outcome}>
-            <span className={`dot dot-${outcome}`} aria-hidden="true" />
-            {OUTCOME_LABELS[outcome]}
-          </li>
-        ))}
-      </ul>
+      <OutcomeLegend />
     </div>
   );
 }
