@@ -1,12 +1,7 @@
-import {
-  describeFieldErrors,
-  fieldErrors,
-  ReportInput,
-  type SubmitReportResponse,
-} from '@debrief/protocol';
+import { ReportInput, type SubmitReportResponse } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../errors/api-error.js';
+import { requireJsonObject, validateFields } from '../http/body.js';
 import { resolveIngestKey } from '../keys/key.service.js';
 import { submitReport } from './report.service.js';
 
@@ -17,6 +12,8 @@ const CORS_HEADERS = {
   'access-control-allow-headers': 'Content-Type',
   'access-control-max-age': '86400',
 };
+
+const SUBMIT_EXAMPLE = '{"ingest_key":"wk_…","outcome":"success","details":"what happened"}';
 
 export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): void {
   app.options('/v1/reports', async (_request, reply) =>
@@ -29,27 +26,11 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
       reply.headers(CORS_HEADERS);
     },
     handler: async (request, reply) => {
-      const body = request.body;
-      if (body === undefined) {
-        throw new ApiError(
-          'invalid_body',
-          'The request body is empty. Send a JSON object: {"ingest_key":"wk_…","outcome":"success","details":"what happened"}.',
-        );
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new ApiError(
-          'invalid_body',
-          `The request body must be one JSON object, not ${Array.isArray(body) ? 'an array' : typeof body === 'object' ? 'null' : `a ${typeof body}`}. Send {"ingest_key":"wk_…","outcome":"success","details":"what happened"}.`,
-        );
-      }
+      const body = requireJsonObject(request.body, SUBMIT_EXAMPLE);
       // The key is checked first, so a keyless request learns that before anything else.
-      const target = await resolveIngestKey(ctx.db, (body as Record<string, unknown>).ingest_key);
-      const parsed = ReportInput.safeParse(body);
-      if (!parsed.success) {
-        const errors = fieldErrors(parsed.error);
-        throw new ApiError('validation_failed', `${describeFieldErrors(errors)}.`, { errors });
-      }
-      const report = await submitReport(ctx, target, parsed.data);
+      const target = await resolveIngestKey(ctx.db, body.ingest_key);
+      const input = validateFields(ReportInput, body);
+      const report = await submitReport(ctx, target, input);
       const response: SubmitReportResponse = { ok: true, id: report.id };
       return reply.code(201).send(response);
     },
