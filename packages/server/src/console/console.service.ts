@@ -2,8 +2,6 @@ import {
   type ApiKeyInfo,
   type ConsoleProject,
   formatWireTimestamp,
-  OUTCOMES,
-  type Outcome,
   type ReportStats,
   type StatsQuery,
   TIMESERIES_DEFAULT_DAYS,
@@ -16,17 +14,10 @@ import { toDate } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { listApiKeys } from '../keys/key.service.js';
 import { getOwnedProject, listProjects } from '../projects/project.service.js';
+import { addToStats, emptyStats, isOutcome } from '../reports/report-stats.js';
 import { countByDay, countByTool, countRecentByProject } from './stats.repository.js';
 
 const DAY_MS = 86_400_000;
-
-function emptyStats(): ReportStats {
-  return { total: 0, success: 0, failure: 0, confusing: 0, gave_up: 0, request: 0 };
-}
-
-function isOutcome(value: string): value is Outcome {
-  return (OUTCOMES as readonly string[]).includes(value);
-}
 
 /** The account's projects, oldest first, with per-outcome counts of the last 7 days. */
 export async function listConsoleProjects(
@@ -41,9 +32,7 @@ export async function listConsoleProjects(
   const stats = new Map(projects.map((p) => [p.id, emptyStats()]));
   for (const { projectId, outcome, n } of counts) {
     const s = stats.get(projectId);
-    if (!s || !isOutcome(outcome)) continue;
-    s[outcome] += n;
-    s.total += n;
+    if (s) addToStats(s, outcome, n);
   }
   return projects.map((p) => ({ ...p, last_7_days: stats.get(p.id) ?? emptyStats() }));
 }
@@ -114,14 +103,12 @@ export async function projectToolStats(
   });
   const byTool = new Map<string | null, ReportStats>();
   for (const { toolName, outcome, n } of rows) {
-    if (!isOutcome(outcome)) continue;
     let s = byTool.get(toolName);
     if (!s) {
       s = emptyStats();
       byTool.set(toolName, s);
     }
-    s[outcome] += n;
-    s.total += n;
+    addToStats(s, outcome, n);
   }
   const tools = [...byTool].map(([tool_name, s]) => ({
     tool_name,

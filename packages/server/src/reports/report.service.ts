@@ -1,7 +1,6 @@
 import {
   formatWireTimestamp,
   type ListReportsQuery,
-  OUTCOMES,
   type Report,
   type ReportList,
   type ReportMetadata,
@@ -23,13 +22,8 @@ import {
   type ReportRow,
 } from './report.repository.js';
 import { incrementReportCount, sumReportCounts } from './report-counts.repository.js';
+import { addToStats, emptyStats } from './report-stats.js';
 import { incrementUsageWithinQuota } from './usage.repository.js';
-
-function sum(values: Iterable<number>): number {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
-}
 
 export function usageMonth(date: Date): string {
   return date.toISOString().slice(0, 7);
@@ -158,7 +152,9 @@ export async function listReports(
   const counts = counters
     ? await sumReportCounts(ctx.db, project.id, facets)
     : await countReportsByOutcome(ctx.db, project.id, facets);
-  const matching = query.outcome ? (counts.get(query.outcome) ?? 0) : sum(counts.values());
+  const stats = emptyStats();
+  for (const [outcome, n] of counts) addToStats(stats, outcome, n);
+  const matching = query.outcome ? stats[query.outcome] : stats.total;
   const offset = (query.page - 1) * query.limit;
   // A page past the end is an empty page, answered without asking the database for it.
   const rows =
@@ -170,11 +166,6 @@ export async function listReports(
           { offset, limit: query.limit },
         )
       : [];
-  const stats = { total: 0, success: 0, failure: 0, confusing: 0, gave_up: 0, request: 0 };
-  for (const outcome of OUTCOMES) {
-    stats[outcome] = counts.get(outcome) ?? 0;
-    stats.total += stats[outcome];
-  }
   return {
     project: { id: project.id, name: project.name },
     stats,
