@@ -1,5 +1,5 @@
 import { ProblemDetails, ReportInput, SubmitReportResponse } from '@debrief/protocol';
-import { z } from 'zod';
+import { toJsonSchema } from '../agent-resources/openapi-schemas.js';
 
 /**
  * Copy-paste snippets of the integrate page, with the project's real ingest key and the
@@ -43,15 +43,10 @@ app.listen(3000);
 `;
 }
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-  return rest;
-}
-
 function problemResponse(description: string) {
   return {
     description,
-    content: { 'application/problem+json': { schema: jsonSchema(ProblemDetails, 'output') } },
+    content: { 'application/problem+json': { schema: toJsonSchema(ProblemDetails, 'output') } },
   };
 }
 
@@ -71,13 +66,17 @@ export function openApiFragment(path = '/feedback'): string {
           required: true,
           // The router sets `source` itself (its option, else the Host header), so callers do not send it.
           content: {
-            'application/json': { schema: jsonSchema(ReportInput.omit({ source: true }), 'input') },
+            'application/json': {
+              schema: toJsonSchema(ReportInput.omit({ source: true }), 'input'),
+            },
           },
         },
         responses: {
           '201': {
             description: 'The report was stored.',
-            content: { 'application/json': { schema: jsonSchema(SubmitReportResponse, 'output') } },
+            content: {
+              'application/json': { schema: toJsonSchema(SubmitReportResponse, 'output') },
+            },
           },
           '400': problemResponse('A field is invalid; detail says which and how to fix it.'),
           '502': problemResponse('Debrief could not be reached; nothing was stored.'),
