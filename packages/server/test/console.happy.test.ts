@@ -13,9 +13,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
-import { newId } from '../src/ids.js';
-import { insertReport } from '../src/reports/report.repository.js';
 import { bearer, call } from './http.js';
+import { seedReport } from './seed.js';
 import { type Browser, signUp } from './session-client.js';
 
 describe.each(DIALECTS)('dashboard console API on %s', (dialect) => {
@@ -36,23 +35,9 @@ describe.each(DIALECTS)('dashboard console API on %s', (dialect) => {
     call(`${server.url}/v1/reports`, {
       body: { ingest_key: ingestKey, outcome, details: 'd', tool_name },
     });
-  /** A report at a chosen time, written straight to the database (the API stamps "now"). */
-  const storeAt = (
-    projectId: string,
-    at: string,
-    outcome: string,
-    toolName: string | null = null,
-  ) =>
-    insertReport(server.ctx.db, {
-      id: newId(),
-      projectId,
-      outcome,
-      toolName,
-      source: null,
-      details: 'd',
-      metadata: null,
-      createdAt: new Date(at),
-    });
+  /** A report at a chosen time (the API stamps "now"). */
+  const storeAt = (projectId: string, at: string, outcome: string, toolName?: string) =>
+    seedReport(server.ctx.db, projectId, { outcome, at, tool_name: toolName });
 
   it('creates a project (trimmed name) with an ingest key that accepts reports', async () => {
     const created = await newProject('  Search API  ');
