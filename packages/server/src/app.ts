@@ -66,17 +66,20 @@ export async function createApp(
     frameworkErrors: frameworkErrorHandler(ctx.config.publicUrl),
   });
   app.decorateRequest('accountId', '');
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.debug(
-      {
-        method: request.method,
-        url: request.routeOptions.url,
-        status: reply.statusCode,
-        ms: reply.elapsedTime,
-      },
-      'request',
-    );
-  });
+  // Only where debug lines are written: an async hook on every request costs the hot path.
+  if (app.log.level === 'debug' || app.log.level === 'trace') {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.debug(
+        {
+          method: request.method,
+          url: request.routeOptions.url,
+          status: reply.statusCode,
+          ms: reply.elapsedTime,
+        },
+        'request',
+      );
+    });
+  }
 
   registerErrorHandling(app, ctx.config.publicUrl);
   registerLenientJsonBody(app);
