@@ -7,6 +7,7 @@ import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
 import { toWireReport } from './reports/report.service.js';
+import { createReportWriter } from './reports/report-writer.js';
 
 /** Opens the database, brings its schema up to date and starts the realtime bus. */
 export async function buildContext(
@@ -31,13 +32,16 @@ export async function buildContext(
       await pgBus.start();
       bus = pgBus;
     }
+    const reportWriter = createReportWriter(database, config);
     return {
       config,
       database,
       db,
       bus,
+      reportWriter,
       async close() {
         await bus.close();
+        await reportWriter.close();
         await database.close();
       },
     };

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { EventBus } from './realtime/event-bus.js';
+import type { ReportWriter } from './reports/report-writer.js';
 
 /**
  * Everything a service needs, built once at start (`buildContext`) and passed in: no module
@@ -13,4 +14,5 @@ export interface AppContext {
   database: Database;
   db: Kysely<DB>;
   bus: EventBus;
+  reportWriter: ReportWriter;
 }

@@ -9,6 +9,7 @@ import {
   insertAccount,
   updateAccountQuota,
 } from './account.repository.js';
+import { type AccountQuota, monthlyQuotaLimit } from './monthly-quota.js';
 import { hashPassword } from './password.js';
 
 export function normalizeEmail(email: string): string {
@@ -70,10 +71,9 @@ export async function setMonthlyQuota(db: Kysely<DB>, email: string, setting: Qu
 /** The monthly limit in force for an account; null = unlimited. */
 export function effectiveMonthlyQuota(
   ctx: Pick<AppContext, 'config'>,
-  account: { monthly_quota: number | null; quota_unlimited: number },
+  account: AccountQuota,
 ): number | null {
-  if (account.quota_unlimited) return null;
-  return account.monthly_quota ?? ctx.config.freeTierMonthlyReports;
+  return monthlyQuotaLimit(ctx.config.freeTierMonthlyReports, account);
 }
 
 export async function getAccount(db: Kysely<DB>, id: string) {

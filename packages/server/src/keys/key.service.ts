@@ -50,15 +50,11 @@ export async function rotateIngestKey(db: Kysely<DB>, projectId: string): Promis
   });
 }
 
-export interface IngestTarget {
-  projectId: string;
-  accountId: string;
-  monthlyQuota: number | null;
-  quotaUnlimited: boolean;
-}
-
-/** Checks the `ingest_key` of a report body, before any other field (DESIGN §2). */
-export async function resolveIngestKey(db: Kysely<DB>, raw: unknown): Promise<IngestTarget> {
+/**
+ * Checks the form of the `ingest_key` of a report body, before any other field (DESIGN §2);
+ * whether the key exists is the report writer's to check, in its transaction.
+ */
+export function checkIngestKeyFormat(raw: unknown): string {
   if (raw === undefined || raw === null || raw === '') {
     throw new ApiError(
       'missing_ingest_key',
@@ -83,19 +79,19 @@ export async function resolveIngestKey(db: Kysely<DB>, raw: unknown): Promise<In
       'ingest_key is not a valid ingest key: expected wk_ followed by 32 lowercase hex characters. Copy it again from the dashboard or SKILL.md.',
     );
   }
-  const target = await findIngestTarget(db, raw);
-  if (!target) {
-    throw new ApiError(
-      'invalid_ingest_key',
-      'This ingest key is unknown or has been rotated. Ask the tool developer for the current key (shown in the Debrief dashboard).',
-    );
-  }
-  return {
-    projectId: target.project_id,
-    accountId: target.account_id,
-    monthlyQuota: target.monthly_quota,
-    quotaUnlimited: target.quota_unlimited === 1,
-  };
+  return raw;
+}
+
+export function unknownIngestKeyError(): ApiError {
+  return new ApiError(
+    'invalid_ingest_key',
+    'This ingest key is unknown or has been rotated. Ask the tool developer for the current key (shown in the Debrief dashboard).',
+  );
+}
+
+/** Fails with the error a submission with this (well-formed) key would get if it is unknown. */
+export async function requireKnownIngestKey(db: Kysely<DB>, key: string): Promise<void> {
+  if (!(await findIngestTarget(db, key))) throw unknownIngestKeyError();
 }
 
 export async function createApiKey(db: Kysely<DB>, accountId: string, name: string) {

@@ -6,24 +6,20 @@ import {
   type ReportMetadata,
   type ValidReportInput,
 } from '@debrief/protocol';
-import { effectiveMonthlyQuota } from '../accounts/account.service.js';
 import type { AppContext } from '../context.js';
 import { toDate } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
-import type { IngestTarget } from '../keys/key.service.js';
+import { unknownIngestKeyError } from '../keys/key.service.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import {
   countReportsByOutcome,
-  insertReport,
   listReportsPage,
-  type NewReport,
   type ReportFilters,
   type ReportRow,
 } from './report.repository.js';
-import { incrementReportCount, sumReportCounts } from './report-counts.repository.js';
+import { sumReportCounts } from './report-counts.repository.js';
 import { addToStats, emptyStats } from './report-stats.js';
-import { incrementUsageWithinQuota } from './usage.repository.js';
 
 export function usageMonth(date: Date): string {
   return date.toISOString().slice(0, 7);
@@ -45,63 +41,19 @@ export function toWireReport(row: ReportRow): Report {
   };
 }
 
-/** Thrown inside the transaction to roll back a report the quota turned out not to allow. */
-class QuotaUsedUp extends Error {}
-
 /**
- * The quota check, the insert and the counters, committed together (before the 201; on SQLite
- * together with the reports of concurrent requests: group commit). On PostgreSQL the hot rows —
- * the account's usage row, which every report of the account updates, and the counter row —
- * are taken last, so their locks are held for one round trip and the commit rather than the
- * whole transaction (+39 % ingest, BENCHMARKS.md); over quota, the transaction rolls back. On
- * SQLite (a single writer, no row locks) the check comes first, so a refused report never
- * forces a group-commit batch to roll back.
- */
-async function storeWithinQuota(
-  ctx: AppContext,
-  accountId: string,
-  month: string,
-  limit: number | null,
-  row: NewReport,
-): Promise<boolean> {
-  if (ctx.database.dialect === 'sqlite') {
-    return ctx.database.groupCommit(async (trx) => {
-      if (!(await incrementUsageWithinQuota(trx, accountId, month, limit))) return false;
-      await insertReport(trx, row);
-      await incrementReportCount(trx, row);
-      return true;
-    });
-  }
-  try {
-    return await ctx.database.groupCommit(async (trx) => {
-      await insertReport(trx, row);
-      await incrementReportCount(trx, row);
-      if (!(await incrementUsageWithinQuota(trx, accountId, month, limit))) throw new QuotaUsedUp();
-      return true;
-    });
-  } catch (error) {
-    if (error instanceof QuotaUsedUp) return false;
-    throw error;
-  }
-}
-
-/**
- * Stores a report if the account has quota left this month. The quota count and the insert
- * commit together or not at all; a 201 is sent only after the commit.
+ * Stores a report if its key is known and the account has quota left this month: the key
+ * lookup, the quota count and the insert commit together or not at all (report-writer.ts), and
+ * the 201 is sent only after the commit.
  */
 export async function submitReport(
   ctx: AppContext,
-  target: IngestTarget,
+  ingestKey: string,
   input: ValidReportInput,
 ): Promise<Report> {
   const now = new Date();
-  const limit = effectiveMonthlyQuota(ctx, {
-    monthly_quota: target.monthlyQuota,
-    quota_unlimited: target.quotaUnlimited ? 1 : 0,
-  });
-  const row = {
+  const report = {
     id: newId(now.getTime()),
-    projectId: target.projectId,
     outcome: input.outcome,
     toolName: input.tool_name,
     source: input.source,
@@ -109,27 +61,29 @@ export async function submitReport(
     metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
     createdAt: now,
   };
-  const stored = await storeWithinQuota(ctx, target.accountId, usageMonth(now), limit, row);
-  if (!stored) {
+  const month = usageMonth(now);
+  const outcome = await ctx.reportWriter.submit({ ingestKey, month, report });
+  if (outcome.status === 'unknown_key') throw unknownIngestKeyError();
+  if (outcome.status === 'quota_exceeded') {
     const resetAt = startOfNextMonth(now);
     const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
     throw new ApiError(
       'quota_exceeded',
-      `This account has stored its ${limit} reports for ${usageMonth(now)} (UTC), so this report was not stored. The quota resets at ${formatWireTimestamp(resetAt)}; retry after that, or ask the developer of this tool to raise the limit.`,
+      `This account has stored its ${outcome.limit} reports for ${month} (UTC), so this report was not stored. The quota resets at ${formatWireTimestamp(resetAt)}; retry after that, or ask the developer of this tool to raise the limit.`,
       { headers: { 'Retry-After': String(retryAfter) } },
     );
   }
-  const report = toWireReport({
-    id: row.id,
-    outcome: row.outcome,
-    tool_name: row.toolName,
-    source: row.source,
-    details: row.details,
-    metadata: row.metadata,
-    created_at: now,
-  });
-  ctx.bus.publish(target.projectId, report);
-  return report;
+  const stored: Report = {
+    id: report.id,
+    outcome: input.outcome,
+    tool_name: input.tool_name,
+    source: input.source,
+    details: input.details,
+    metadata: input.metadata,
+    created_at: formatWireTimestamp(now),
+  };
+  ctx.bus.publish(outcome.projectId, stored);
+  return stored;
 }
 
 export async function listReports(

@@ -1,12 +1,12 @@
-import { ReportInput, type SubmitReportResponse } from '@debrief/protocol';
+import { ReportInput, type SubmitReportResponse, type ValidReportInput } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireJsonObject, validateFields } from '../http/body.js';
-import { resolveIngestKey } from '../keys/key.service.js';
+import { checkIngestKeyFormat, requireKnownIngestKey } from '../keys/key.service.js';
 import { submitReport } from './report.service.js';
 
 /** Any origin may submit: ingest keys are public, and agents run in browsers too. */
-const CORS_HEADERS = {
+const CORS_PREFLIGHT_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-allow-headers': 'Content-Type',
@@ -17,20 +17,28 @@ const SUBMIT_EXAMPLE = '{"ingest_key":"wk_…","outcome":"success","details":"wh
 
 export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): void {
   app.options('/v1/reports', async (_request, reply) =>
-    reply.code(204).headers(CORS_HEADERS).send(),
+    reply.code(204).headers(CORS_PREFLIGHT_HEADERS).send(),
   );
 
   app.post('/v1/reports', {
     // Set before the body is parsed, so that errors (413, invalid JSON) are readable cross-origin.
+    // The actual request needs only this one; the rest answer the preflight.
     onRequest: async (_request, reply) => {
-      reply.headers(CORS_HEADERS);
+      reply.header('access-control-allow-origin', '*');
     },
     handler: async (request, reply) => {
       const body = requireJsonObject(request.body, SUBMIT_EXAMPLE);
       // The key is checked first, so a keyless request learns that before anything else.
-      const target = await resolveIngestKey(ctx.db, body.ingest_key);
-      const input = validateFields(ReportInput, body);
-      const report = await submitReport(ctx, target, input);
+      const ingestKey = checkIngestKeyFormat(body.ingest_key);
+      let input: ValidReportInput;
+      try {
+        input = validateFields(ReportInput, body);
+      } catch (error) {
+        // An unknown key outranks invalid fields; valid submissions have it checked by the writer.
+        await requireKnownIngestKey(ctx.db, ingestKey);
+        throw error;
+      }
+      const report = await submitReport(ctx, ingestKey, input);
       const response: SubmitReportResponse = { ok: true, id: report.id };
       return reply.code(201).send(response);
     },

@@ -1,0 +1,31 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+
+/**
+ * The file behind a SQLite `DATABASE_URL`: `./data/debrief.db`, `sqlite:./x.db`, `file:/abs/x.db`
+ * or `:memory:`.
+ */
+export function sqlitePath(url: string): string {
+  const path = url.replace(/^(sqlite|file):(\/\/)?/i, '');
+  return path === ':memory:' ? path : resolve(path);
+}
+
+/**
+ * One connection to the SQLite file, set up alike wherever one is opened: the server's main
+ * connection and the report writer's (reports/sqlite-report-worker.ts). Kept free of Kysely and
+ * pg so that the worker thread loads only what it uses.
+ */
+export function openSqliteConnection(path: string): SQLite.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  // WAL lets readers run beside the writer. synchronous=FULL fsyncs the WAL on every commit,
+  // so a 201 survives not only `kill -9` of the server but a power cut of the machine.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  // Another connection (the report writer, the CLI) may hold the write lock: wait for it
+  // instead of failing at once.
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}

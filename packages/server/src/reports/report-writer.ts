@@ -1,0 +1,44 @@
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { NewReport } from './report.repository.js';
+import { createSqliteReportWriter } from './sqlite-report-writer.js';
+import { createTransactionReportWriter } from './transaction-report-writer.js';
+
+/** A report to store: its row (without the project, which the key decides) and usage month. */
+export interface ReportSubmission {
+  /** A well-formed ingest key (format checked by the route); not yet looked up. */
+  ingestKey: string;
+  /** `YYYY-MM` (UTC) of the usage counter the report counts against. */
+  month: string;
+  report: Omit<NewReport, 'projectId'>;
+}
+
+export type SubmissionOutcome =
+  | { status: 'stored'; projectId: string }
+  /** No active key: never issued, or rotated. */
+  | { status: 'unknown_key' }
+  | { status: 'quota_exceeded'; limit: number };
+
+/**
+ * The write path of POST /v1/reports: looks the ingest key up, counts the report against the
+ * account's monthly quota and stores it with its facet counters, all in one transaction that is
+ * committed before the outcome is returned (the 201 is sent only after it). Concurrent
+ * submissions can never pass the quota.
+ */
+export interface ReportWriter {
+  submit(submission: ReportSubmission): Promise<SubmissionOutcome>;
+  /** Waits for submissions under way, then releases what the writer holds. */
+  close(): Promise<void>;
+}
+
+/**
+ * A SQLite file gets its own writer thread (sqlite-report-writer.ts); PostgreSQL, and SQLite
+ * `:memory:` (which a second connection cannot open), write through Kysely transactions.
+ */
+export function createReportWriter(database: Database, config: Config): ReportWriter {
+  const freeTier = config.freeTierMonthlyReports;
+  if (database.sqlitePath !== null && database.sqlitePath !== ':memory:') {
+    return createSqliteReportWriter(database.sqlitePath, freeTier);
+  }
+  return createTransactionReportWriter(database.kysely, freeTier);
+}
