@@ -40,8 +40,9 @@ export async function buildContext(
       bus,
       reportWriter,
       async close() {
-        await bus.close();
+        // The writer first: reports under way are stored (and announced) before the rest goes.
         await reportWriter.close();
+        await bus.close();
         await database.close();
       },
     };
