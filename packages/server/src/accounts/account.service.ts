@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
@@ -9,7 +8,6 @@ import {
   insertAccount,
   updateAccountQuota,
 } from './account.repository.js';
-import { type AccountQuota, monthlyQuotaLimit } from './monthly-quota.js';
 import { hashPassword } from './password.js';
 
 export function normalizeEmail(email: string): string {
@@ -66,14 +64,6 @@ export async function setMonthlyQuota(db: Kysely<DB>, email: string, setting: Qu
     unlimited: setting === 'unlimited',
   });
   return { id: account.id };
-}
-
-/** The monthly limit in force for an account; null = unlimited. */
-export function effectiveMonthlyQuota(
-  ctx: Pick<AppContext, 'config'>,
-  account: AccountQuota,
-): number | null {
-  return monthlyQuotaLimit(ctx.config.freeTierMonthlyReports, account);
 }
 
 export async function getAccount(db: Kysely<DB>, id: string) {

@@ -5,7 +5,8 @@ import { ApiError } from '../errors/api-error.js';
 import { usageMonth } from '../reports/report.service.js';
 import { getUsage } from '../reports/usage.repository.js';
 import { findAccountByEmail, findAccountById } from './account.repository.js';
-import { effectiveMonthlyQuota, normalizeEmail } from './account.service.js';
+import { normalizeEmail } from './account.service.js';
+import { monthlyQuotaLimit } from './monthly-quota.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { SigninThrottle } from './signin-throttle.js';
 
@@ -20,7 +21,7 @@ export async function accountUsage(ctx: AppContext, accountId: string) {
   return {
     month,
     used: await getUsage(ctx.db, accountId, month),
-    limit: effectiveMonthlyQuota(ctx, account),
+    limit: monthlyQuotaLimit(ctx.config.freeTierMonthlyReports, account),
   };
 }
 
