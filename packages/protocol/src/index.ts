@@ -6,3 +6,4 @@ export * from './outcomes.js';
 export * from './project.schema.js';
 export * from './query.schema.js';
 export * from './report.schema.js';
+export * from './report-fast-path.js';

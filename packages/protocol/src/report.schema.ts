@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OUTCOMES } from './outcomes.js';
+import { utf8Length } from './utf8.js';
 
 export const DETAILS_MAX_LENGTH = 10_000;
 export const LABEL_MAX_LENGTH = 200;
@@ -65,7 +66,7 @@ export const ReportMetadata = z
   .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, {
     error: `must have at most ${METADATA_MAX_KEYS} keys`,
   })
-  .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= METADATA_MAX_BYTES, {
+  .refine((value) => utf8Length(JSON.stringify(value)) <= METADATA_MAX_BYTES, {
     error: `must be at most ${METADATA_MAX_BYTES} bytes when serialized as JSON`,
   });
 export type ReportMetadata = z.infer<typeof ReportMetadata>;
