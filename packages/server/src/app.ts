@@ -22,6 +22,7 @@ import type { AppContext } from './context.js';
 import { frameworkErrorHandler, registerErrorHandling } from './errors/error-handler.js';
 import { registerHealth } from './health/health.route.js';
 import { registerLenientJsonBody } from './http/json-body.js';
+import { lazyRequestLogger } from './http/lazy-request-logger.js';
 import { registerListProjects } from './projects/list-projects.route.js';
 import { StreamRegistry } from './realtime/event-stream.js';
 import { registerReportEvents } from './realtime/report-events.route.js';
@@ -63,6 +64,7 @@ export async function createApp(
     // Per-request lines are logged by the onResponse hook below, at debug level.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    childLoggerFactory: lazyRequestLogger,
     frameworkErrors: frameworkErrorHandler(ctx.config.publicUrl),
   });
   app.decorateRequest('accountId', '');

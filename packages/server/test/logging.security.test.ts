@@ -12,7 +12,7 @@ describe('logs', () => {
   });
   afterAll(() => database.drop());
 
-  it('never contain keys, even at trace level and on errors', async () => {
+  function captured() {
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk, _encoding, done) {
@@ -20,6 +20,33 @@ describe('logs', () => {
         done();
       },
     });
+    return { lines, sink };
+  }
+
+  it('bind each request line to its request id', async () => {
+    const { lines, sink } = captured();
+    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'debug' });
+    const log = createLogger(config, sink);
+    const ctx = await buildContext(config, log);
+    const app = await createApp(ctx, { logger: log });
+    try {
+      await app.inject({ url: '/healthz' });
+      await app.inject({ method: 'POST', url: '/v1/reports', payload: '{' });
+      const requests = lines
+        .map((line) => JSON.parse(line) as { msg: string; reqId?: string; url?: string })
+        .filter((line) => line.msg === 'request');
+      expect(requests.map((line) => line.url)).toEqual(['/healthz', '/v1/reports']);
+      expect(requests[0]!.reqId).toEqual(expect.any(String));
+      expect(requests[1]!.reqId).toEqual(expect.any(String));
+      expect(requests[0]!.reqId).not.toBe(requests[1]!.reqId);
+    } finally {
+      await app.close();
+      await ctx.close();
+    }
+  });
+
+  it('never contain keys, even at trace level and on errors', async () => {
+    const { lines, sink } = captured();
     const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'trace' });
     const log = createLogger(config, sink);
     const ctx = await buildContext(config, log);
