@@ -23,8 +23,10 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
   app.post('/v1/reports', {
     // Set before the body is parsed, so that errors (413, invalid JSON) are readable cross-origin.
     // The actual request needs only this one; the rest answer the preflight.
-    onRequest: async (_request, reply) => {
+    // A callback hook: an async one costs every submission a promise.
+    onRequest: (_request, reply, done) => {
       reply.header('access-control-allow-origin', '*');
+      done();
     },
     handler: async (request, reply) => {
       const body = requireJsonObject(request.body, SUBMIT_EXAMPLE);
