@@ -1,7 +1,9 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { openSqliteConnection } from '../db/sqlite-connection.js';
+import type { ReportSubmission } from './report-writer.js';
 import { createSqliteReportBatch } from './sqlite-report-batch.js';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './sqlite-report-writer.js';
+import { type Numbered, packResults, unpackSubmissions } from './sqlite-writer-codec.js';
 
 /**
  * The SQLite report writer thread (started by sqlite-report-writer.ts): stores the submissions
@@ -19,24 +21,24 @@ const storeBatch = createSqliteReportBatch(sqlite, freeTier);
 
 port.on('message', (first: ToWriterThread) => {
   // Everything posted while the last batch was being committed joins this one.
-  const messages = [first];
-  let size = first.type === 'store' ? first.submissions.length : 0;
-  while (size < MAX_BATCH) {
-    const next = receiveMessageOnPort(port);
-    if (!next) break;
-    const message = next.message as ToWriterThread;
-    messages.push(message);
-    if (message.type === 'store') size += message.submissions.length;
+  const batch: Numbered<ReportSubmission>[] = [];
+  let closing = false;
+  for (let message: ToWriterThread | undefined = first; message; ) {
+    if (message.type === 'close') closing = true;
+    else batch.push(...unpackSubmissions(message.submissions));
+    message =
+      batch.length < MAX_BATCH
+        ? (receiveMessageOnPort(port)?.message as ToWriterThread | undefined)
+        : undefined;
   }
-  const batch = messages.flatMap((message) =>
-    message.type === 'store' ? message.submissions : [],
-  );
   if (batch.length > 0) {
-    const results = storeBatch(batch.map((item) => item.submission));
-    const reply: FromWriterThread = batch.map((item, i) => ({ seq: item.seq, ...results[i]! }));
+    const results = storeBatch(batch.map(({ item }) => item));
+    const reply: FromWriterThread = packResults(
+      batch.map(({ seq }, i) => ({ seq, item: results[i]! })),
+    );
     port.postMessage(reply);
   }
-  if (messages.some((message) => message.type === 'close')) {
+  if (closing) {
     sqlite.close();
     port.close();
   }

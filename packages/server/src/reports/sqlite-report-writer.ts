@@ -1,20 +1,18 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
-import type { BatchResult } from './sqlite-report-batch.js';
+import { type Numbered, packSubmissions, unpackResults } from './sqlite-writer-codec.js';
 
 export interface WriterThreadData {
   path: string;
   freeTier: number | null;
 }
 
-/** Messages to the writer thread. */
-export type ToWriterThread =
-  | { type: 'store'; submissions: Array<{ seq: number; submission: ReportSubmission }> }
-  | { type: 'close' };
+/** Messages to the writer thread; submissions packed by sqlite-writer-codec.ts. */
+export type ToWriterThread = { type: 'store'; submissions: string } | { type: 'close' };
 
-/** A reply of the writer thread: the results of one committed batch. */
-export type FromWriterThread = Array<{ seq: number } & BatchResult>;
+/** A reply of the writer thread: the packed results of one committed batch. */
+export type FromWriterThread = string;
 
 /**
  * The report writer of a SQLite file: a worker thread with its own connection
@@ -34,7 +32,7 @@ export function createSqliteReportWriter(path: string, freeTier: number | null):
     { resolve(outcome: SubmissionOutcome): void; reject(error: Error): void }
   >();
   let nextSeq = 0;
-  let outbox: Array<{ seq: number; submission: ReportSubmission }> = [];
+  let outbox: Numbered<ReportSubmission>[] = [];
   let worker: Worker | null = null;
   let closed = false;
   let drained: (() => void) | null = null;
@@ -51,15 +49,15 @@ export function createSqliteReportWriter(path: string, freeTier: number | null):
 
   function spawn(): Worker {
     const thread = startWriterThread({ path, freeTier });
-    thread.on('message', (results: FromWriterThread) => {
-      for (const result of results) {
-        const submitter = pending.get(result.seq);
+    thread.on('message', (reply: FromWriterThread) => {
+      for (const { seq, item } of unpackResults(reply)) {
+        const submitter = pending.get(seq);
         if (!submitter) continue;
-        pending.delete(result.seq);
-        if ('error' in result) {
-          submitter.reject(new Error(`The report could not be stored: ${result.error}`));
+        pending.delete(seq);
+        if ('error' in item) {
+          submitter.reject(new Error(`The report could not be stored: ${item.error}`));
         } else {
-          submitter.resolve(result.outcome);
+          submitter.resolve(item.outcome);
         }
       }
       afterSettle();
@@ -74,7 +72,7 @@ export function createSqliteReportWriter(path: string, freeTier: number | null):
 
   /** After the I/O of this turn: every request parsed in it travels in one message. */
   function post(): void {
-    const message: ToWriterThread = { type: 'store', submissions: outbox };
+    const message: ToWriterThread = { type: 'store', submissions: packSubmissions(outbox) };
     outbox = [];
     worker ??= spawn();
     worker.postMessage(message);
@@ -84,7 +82,7 @@ export function createSqliteReportWriter(path: string, freeTier: number | null):
     submit(submission) {
       if (closed) return Promise.reject(new Error('The report writer is closed.'));
       const seq = nextSeq++;
-      outbox.push({ seq, submission });
+      outbox.push({ seq, item: submission });
       if (outbox.length === 1) setImmediate(post);
       return new Promise((resolve, reject) => pending.set(seq, { resolve, reject }));
     },
