@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { buildContext, createApp, createLogger, loadConfig } from '@debrief/server';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/databases.js';
 import { createTenant } from '../../../test/harness/test-server.js';
@@ -12,7 +13,15 @@ describe('logs', () => {
   });
   afterAll(() => database.drop());
 
-  function captured() {
+  /** Runs `use` against an app whose log lines (at `level`) are collected in `lines`. */
+  async function withLoggedApp(
+    level: string,
+    use: (
+      app: FastifyInstance,
+      ctx: Awaited<ReturnType<typeof buildContext>>,
+      lines: string[],
+    ) => Promise<void>,
+  ): Promise<void> {
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk, _encoding, done) {
@@ -20,16 +29,20 @@ describe('logs', () => {
         done();
       },
     });
-    return { lines, sink };
-  }
-
-  it('bind each request line to its request id', async () => {
-    const { lines, sink } = captured();
-    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'debug' });
+    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: level });
     const log = createLogger(config, sink);
     const ctx = await buildContext(config, log);
     const app = await createApp(ctx, { logger: log });
     try {
+      await use(app, ctx, lines);
+    } finally {
+      await app.close();
+      await ctx.close();
+    }
+  }
+
+  it('bind each request line to its request id', async () => {
+    await withLoggedApp('debug', async (app, _ctx, lines) => {
       await app.inject({ url: '/healthz' });
       await app.inject({ method: 'POST', url: '/v1/reports', payload: '{' });
       const requests = lines
@@ -39,19 +52,11 @@ describe('logs', () => {
       expect(requests[0]!.reqId).toEqual(expect.any(String));
       expect(requests[1]!.reqId).toEqual(expect.any(String));
       expect(requests[0]!.reqId).not.toBe(requests[1]!.reqId);
-    } finally {
-      await app.close();
-      await ctx.close();
-    }
+    });
   });
 
   it('never contain keys, even at trace level and on errors', async () => {
-    const { lines, sink } = captured();
-    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'trace' });
-    const log = createLogger(config, sink);
-    const ctx = await buildContext(config, log);
-    const app = await createApp(ctx, { logger: log });
-    try {
+    await withLoggedApp('trace', async (app, ctx, lines) => {
       const t = await createTenant(ctx);
       await app.inject({
         method: 'POST',
@@ -69,7 +74,7 @@ describe('logs', () => {
         url: `/v1/dashboard/${t.projectId}/reports?from=nope`,
         headers: bearer(t.apiKey),
       });
-      log.info(
+      app.log.info(
         { req: { headers: { authorization: `Bearer ${t.apiKey}` } }, ingest_key: t.ingestKey },
         'defence in depth',
       );
@@ -78,9 +83,6 @@ describe('logs', () => {
       expect(output).not.toContain(t.apiKey.slice(6));
       expect(output).not.toContain(t.ingestKey.slice(3));
       expect(output).toContain('[redacted]');
-    } finally {
-      await app.close();
-      await ctx.close();
-    }
+    });
   });
 });
