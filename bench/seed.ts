@@ -5,35 +5,13 @@
  * the server's invariant that report_counts holds the per-(tool, source, outcome) totals.
  */
 import { randomBytes } from 'node:crypto';
+import type { DB } from '@debrief/server';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Insertable, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 
-/** The columns of the `reports` table the seeder writes (the server's own schema). */
-interface ReportsTable {
-  id: string;
-  project_id: string;
-  outcome: string;
-  tool_name: string | null;
-  source: string | null;
-  details: string;
-  metadata: string | null;
-  created_at: string;
-}
-
-/** The server's running counters (migration 0004), kept in step with the inserted reports. */
-interface ReportCountsTable {
-  project_id: string;
-  tool_name: string;
-  source: string;
-  outcome: string;
-  count: number;
-}
-
-interface SeedDB {
-  reports: ReportsTable;
-  report_counts: ReportCountsTable;
-}
+/** The tables the seeder writes: the reports, and the server's running counters (0004). */
+type SeedDB = Pick<DB, 'reports' | 'report_counts'>;
 
 export const TOOL_NAMES = Array.from(
   { length: 30 },
@@ -107,11 +85,11 @@ export async function seedReports(
   const span = days * 86_400_000;
   // 8 columns a row: 1,000 rows stay under both SQLite's 32,766 and PostgreSQL's 65,535 parameters.
   const batchSize = 1000;
-  const counts = new Map<string, ReportCountsTable>();
+  const counts = new Map<string, Insertable<SeedDB['report_counts']>>();
   try {
     await db.transaction().execute(async (trx) => {
       for (let start = 0; start < count; start += batchSize) {
-        const rows: ReportsTable[] = [];
+        const rows: Insertable<SeedDB['reports']>[] = [];
         for (let i = start; i < Math.min(count, start + batchSize); i++) {
           // Oldest first, so the newest report is i = count - 1.
           const ms = now - span + Math.floor((i / count) * span);
