@@ -7,17 +7,25 @@ import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
 import { toWireReport } from './reports/report.service.js';
-import { createReportWriter } from './reports/report-writer.js';
+import { createReportWriter, type ReportWriter } from './reports/report-writer.js';
 
-/** Opens the database, brings its schema up to date and starts the realtime bus. */
+/**
+ * Opens the database, brings its schema up to date, starts the report writer and the realtime
+ * bus.
+ */
 export async function buildContext(
   config: Config,
   log: FastifyBaseLogger,
 ): Promise<AppContext & { close(): Promise<void> }> {
   const database = openDatabase(config.databaseUrl);
+  let writerToClose: ReportWriter | null = null;
   try {
     await migrateToLatest(database);
     const db = database.kysely;
+    // Started (and waited for) here, so that a writer that cannot open the file stops start-up.
+    const reportWriter = createReportWriter(database, config);
+    writerToClose = reportWriter;
+    await reportWriter.ready();
     let bus: LocalEventBus | PgEventBus = new LocalEventBus();
     if (database.postgresUrl) {
       const pgBus = new PgEventBus(
@@ -32,7 +40,6 @@ export async function buildContext(
       await pgBus.start();
       bus = pgBus;
     }
-    const reportWriter = createReportWriter(database, config);
     return {
       config,
       database,
@@ -47,6 +54,7 @@ export async function buildContext(
       },
     };
   } catch (error) {
+    await writerToClose?.close();
     await database.close();
     throw error;
   }

@@ -248,7 +248,7 @@ function paths(base: string): Record<string, JsonSchema> {
       get: {
         operationId: 'ready',
         tags: ['Health'],
-        summary: 'Readiness: the database answers too',
+        summary: 'Readiness: the database answers and reports can be stored',
         security: [],
         responses: {
           '200': {

@@ -27,6 +27,10 @@ export type SubmissionOutcome =
  */
 export interface ReportWriter {
   submit(submission: ReportSubmission): Promise<SubmissionOutcome>;
+  /** Resolves once the writer can store reports; rejects with why it cannot (start-up). */
+  ready(): Promise<void>;
+  /** Why reports cannot be stored at the moment, or null (for /readyz). */
+  unavailable(): string | null;
   /** Waits for submissions under way, then releases what the writer holds. */
   close(): Promise<void>;
 }

@@ -16,8 +16,20 @@ const MAX_BATCH = 256;
 
 const port = parentPort!;
 const { path, freeTier } = workerData as WriterThreadData;
-const sqlite = openSqliteConnection(path);
-const storeBatch = createSqliteReportBatch(sqlite, freeTier);
+const { sqlite, storeBatch } = open();
+const ready: FromWriterThread = { type: 'ready' };
+port.postMessage(ready);
+
+function open() {
+  try {
+    const sqlite = openSqliteConnection(path);
+    return { sqlite, storeBatch: createSqliteReportBatch(sqlite, freeTier) };
+  } catch (error) {
+    // better-sqlite3's SqliteError reaches the parent thread as a bare { code }: a plain Error
+    // keeps its message (the parent fails start-up with it).
+    throw new Error(error instanceof Error ? error.message : String(error));
+  }
+}
 
 port.on('message', (first: ToWriterThread) => {
   // Everything posted while the last batch was being committed joins this one.

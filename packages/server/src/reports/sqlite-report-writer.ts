@@ -11,8 +11,12 @@ export interface WriterThreadData {
 /** Messages to the writer thread; submissions packed by sqlite-writer-codec.ts. */
 export type ToWriterThread = { type: 'store'; submissions: string } | { type: 'close' };
 
-/** A reply of the writer thread: the packed results of one committed batch. */
-export type FromWriterThread = string;
+/** A message of the writer thread: `ready` once its connection is open, then the packed results
+ * of each committed batch. */
+export type FromWriterThread = { type: 'ready' } | string;
+
+/** How long a writer thread that failed to start waits before the next attempt, at most. */
+const MAX_RETRY_MS = 30_000;
 
 /**
  * The report writer of a SQLite file: a worker thread with its own connection
@@ -23,10 +27,17 @@ export type FromWriterThread = string;
  * travel in one message, and the thread stores everything queued by the time it is free in one
  * transaction (group commit): one fsync per batch, and a 201 only after the commit of its batch.
  *
- * Reads stay on the main connection (WAL: readers never wait for the writer). If the thread
- * dies, the submissions it held fail with a 500 and the next one starts a new thread.
+ * Reads stay on the main connection (WAL: readers never wait for the writer). The thread starts
+ * at once, so `ready()` fails start-up when it cannot open the file. If it dies later, the
+ * submissions it held fail with a 500 and a new thread starts. A thread that fails to start is
+ * retried after 1 s, then 2, 4 … 30 s; until one starts, submissions fail at once with the cause
+ * and `unavailable()` (/readyz) says why, instead of each request spawning a thread that fails.
  */
-export function createSqliteReportWriter(path: string, freeTier: number | null): ReportWriter {
+export function createSqliteReportWriter(
+  path: string,
+  freeTier: number | null,
+  startThread: (data: WriterThreadData) => Worker = startWriterThread,
+): ReportWriter {
   const pending = new Map<
     number,
     { resolve(outcome: SubmissionOutcome): void; reject(error: Error): void }
@@ -36,6 +47,16 @@ export function createSqliteReportWriter(path: string, freeTier: number | null):
   let worker: Worker | null = null;
   let closed = false;
   let drained: (() => void) | null = null;
+  /** Why the last thread could not start, while no thread has started since. */
+  let startFailure: Error | null = null;
+  let retryMs = 0;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let firstStart: { resolve(): void; reject(error: Error): void } | null = null;
+  const firstStarted = new Promise<void>((resolve, reject) => {
+    firstStart = { resolve, reject };
+  });
+  // Nobody may await ready(); its rejection is reported there, not as unhandled.
+  firstStarted.catch(() => {});
 
   function afterSettle(): void {
     if (pending.size === 0) drained?.();
@@ -47,9 +68,37 @@ export function createSqliteReportWriter(path: string, freeTier: number | null):
     afterSettle();
   }
 
+  function started(): void {
+    startFailure = null;
+    retryMs = 0;
+    firstStart?.resolve();
+    firstStart = null;
+  }
+
+  function failedToStart(cause: unknown): void {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    startFailure = new Error(`The report writer could not open ${path}: ${reason}`);
+    firstStart?.reject(startFailure);
+    firstStart = null;
+    failAll(startFailure);
+    if (closed) return;
+    retryMs = Math.min(MAX_RETRY_MS, retryMs * 2 || 1000);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      worker ??= spawn();
+    }, retryMs);
+    retryTimer.unref();
+  }
+
   function spawn(): Worker {
-    const thread = startWriterThread({ path, freeTier });
+    const thread = startThread({ path, freeTier });
+    let ready = false;
     thread.on('message', (reply: FromWriterThread) => {
+      if (typeof reply !== 'string') {
+        ready = true;
+        started();
+        return;
+      }
       for (const { seq, item } of unpackResults(reply)) {
         const submitter = pending.get(seq);
         if (!submitter) continue;
@@ -62,32 +111,53 @@ export function createSqliteReportWriter(path: string, freeTier: number | null):
       }
       afterSettle();
     });
-    thread.on('error', (error) => failAll(error));
+    let failed = false;
+    thread.on('error', (error) => {
+      if (ready) return failAll(error);
+      failed = true;
+      failedToStart(error);
+    });
     thread.on('exit', (code) => {
       if (worker === thread) worker = null;
       failAll(new Error(`The report writer thread stopped (exit code ${code}).`));
+      if (closed) return;
+      // Died after starting: its successor starts now. Stopped before starting without an
+      // error: a failed start all the same.
+      if (ready) worker = spawn();
+      else if (!failed) failedToStart(new Error(`the thread stopped (exit code ${code})`));
     });
     return thread;
   }
 
   /** After the I/O of this turn: every request parsed in it travels in one message. */
   function post(): void {
+    // A thread that failed to start has already failed these submissions.
+    if (startFailure) {
+      outbox = [];
+      return;
+    }
     const message: ToWriterThread = { type: 'store', submissions: packSubmissions(outbox) };
     outbox = [];
     worker ??= spawn();
     worker.postMessage(message);
   }
 
+  worker = spawn();
+
   return {
     submit(submission) {
       if (closed) return Promise.reject(new Error('The report writer is closed.'));
+      if (startFailure) return Promise.reject(startFailure);
       const seq = nextSeq++;
       outbox.push({ seq, item: submission });
       if (outbox.length === 1) setImmediate(post);
       return new Promise((resolve, reject) => pending.set(seq, { resolve, reject }));
     },
+    ready: () => firstStarted,
+    unavailable: () => startFailure?.message ?? null,
     async close() {
       closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
       if (pending.size > 0) await new Promise<void>((resolve) => (drained = resolve));
       const thread = worker;
       if (!thread) return;
@@ -103,7 +173,7 @@ export function createSqliteReportWriter(path: string, freeTier: number | null):
  * Built code runs the thread's compiled entry. Tests run the TypeScript sources, which a worker
  * cannot load by itself: there the entry is loaded through tsx (a dev dependency).
  */
-function startWriterThread(workerData: WriterThreadData): Worker {
+export function startWriterThread(workerData: WriterThreadData): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(`./sqlite-report-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
   if (!fromSource) return new Worker(entry, { workerData });

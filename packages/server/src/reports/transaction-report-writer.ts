@@ -54,6 +54,9 @@ export function createTransactionReportWriter(
       void stored.finally(() => underWay.delete(stored)).catch(() => {});
       return stored;
     },
+    // Kysely's pool connects on demand; /readyz asks the database itself.
+    ready: async () => {},
+    unavailable: () => null,
     async close() {
       closed = true;
       await Promise.allSettled(underWay);

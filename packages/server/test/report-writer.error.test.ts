@@ -1,0 +1,160 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
+import { createApp } from '@debrief/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness/databases.js';
+import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { usageMonth } from '../src/reports/report.service.js';
+import type { ReportSubmission } from '../src/reports/report-writer.js';
+import {
+  createSqliteReportWriter,
+  startWriterThread,
+} from '../src/reports/sqlite-report-writer.js';
+import { call } from './http.js';
+
+const UNKNOWN_KEY = `wk_${'0'.repeat(32)}`;
+
+const submission = (ingestKey: string): ReportSubmission => {
+  const now = new Date();
+  return {
+    ingestKey,
+    month: usageMonth(now),
+    report: {
+      id: '0'.repeat(32),
+      outcome: 'success',
+      toolName: null,
+      source: null,
+      details: 'stored by the writer error test',
+      metadata: null,
+      createdAt: now,
+    },
+  };
+};
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 50) {
+    if (waited > 5000) throw new Error(`still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The SQLite writer thread when it cannot run (reports/sqlite-report-writer.ts): a thread that
+ * cannot open the file fails start-up and every submission at once, and is retried with a back-off
+ * instead of once per request; a thread that dies after starting is replaced.
+ */
+describe('SQLite report writer that cannot open its file', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+  });
+  afterAll(() => database.drop());
+
+  it('fails ready() and submissions with the cause, then starts once the file is readable', async () => {
+    writeFileSync(database.url, 'not a database, but a text file in its place\n'.repeat(200));
+    let threads = 0;
+    const writer = createSqliteReportWriter(database.url, null, (data) => {
+      threads += 1;
+      return startWriterThread(data);
+    });
+    try {
+      await expect(writer.ready()).rejects.toThrow(/could not open .*not a database/);
+      expect(writer.unavailable()).toMatch(/not a database/);
+      // Refused at once, without a thread each: the one retry waits for its back-off.
+      const refused = await Promise.allSettled(
+        Array.from({ length: 20 }, () => writer.submit(submission(UNKNOWN_KEY))),
+      );
+      expect(refused.every((r) => r.status === 'rejected' && /not a database/.test(r.reason))).toBe(
+        true,
+      );
+      expect(threads).toBe(1);
+
+      // The operator puts a real database in place; the retry (after 1 s) finds it.
+      rmSync(database.url);
+      const fixed = openDatabase(database.url);
+      await migrateToLatest(fixed);
+      await fixed.close();
+      await until(() => writer.unavailable() === null, 'the writer to start');
+      expect(threads).toBe(2);
+      expect(await writer.submit(submission(UNKNOWN_KEY))).toEqual({ status: 'unknown_key' });
+    } finally {
+      await writer.close();
+    }
+  });
+});
+
+describe('SQLite report writer whose thread dies', () => {
+  it('stores the next submissions in a new thread', async () => {
+    const server = await startTestServer('sqlite');
+    const threads: Worker[] = [];
+    const writer = createSqliteReportWriter(server.ctx.database.sqlitePath!, null, (data) => {
+      const thread = startWriterThread(data);
+      threads.push(thread);
+      return thread;
+    });
+    try {
+      await writer.ready();
+      const t = await server.tenant();
+      expect((await writer.submit(submission(t.ingestKey))).status).toBe('stored');
+
+      await threads[0]!.terminate();
+      await until(() => threads.length === 2, 'a second thread');
+      expect(writer.unavailable()).toBeNull();
+      expect(await writer.submit(submission(UNKNOWN_KEY))).toEqual({ status: 'unknown_key' });
+    } finally {
+      await writer.close();
+      await server.close();
+    }
+  });
+});
+
+describe('a server whose report writer cannot open the file', () => {
+  let server: TestServer;
+  let broken: TestDatabase;
+  let url: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+    broken = await createTestDatabase('sqlite');
+    writeFileSync(broken.url, 'not a database\n'.repeat(500));
+    const reportWriter = createSqliteReportWriter(broken.url, null);
+    await reportWriter.ready().catch(() => {});
+    const app = await createApp({ ...server.ctx, reportWriter });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    close = async () => {
+      await app.close();
+      await reportWriter.close();
+    };
+  });
+  afterAll(async () => {
+    await close();
+    await broken.drop();
+    await server.close();
+  });
+
+  it('is not ready, and says why without naming the file', async () => {
+    const response = await call<{ code: string; detail: string }>(`${url}/readyz`);
+    expect(response.status).toBe(503);
+    expect(response.body.code).toBe('service_unavailable');
+    expect(response.body.detail).toMatch(/report writer cannot open the database/);
+    expect(JSON.stringify(response.body)).not.toContain(broken.url);
+  });
+
+  it('answers a submission at once with a 500 problem', async () => {
+    const t = await server.tenant();
+    const response = await call(`${url}/v1/reports`, {
+      body: {
+        ingest_key: t.ingestKey,
+        outcome: 'success',
+        details: 'sent while the writer is down',
+      },
+    });
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(JSON.stringify(response.body)).not.toContain(broken.url);
+  });
+});
