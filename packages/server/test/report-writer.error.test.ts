@@ -6,32 +6,14 @@ import { createTestDatabase, type TestDatabase } from '../../../test/harness/dat
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { usageMonth } from '../src/reports/report.service.js';
-import type { ReportSubmission } from '../src/reports/report-writer.js';
 import {
   createSqliteReportWriter,
   startWriterThread,
 } from '../src/reports/sqlite-report-writer.js';
 import { call } from './http.js';
+import { submission } from './submissions.js';
 
 const UNKNOWN_KEY = `wk_${'0'.repeat(32)}`;
-
-const submission = (ingestKey: string): ReportSubmission => {
-  const now = new Date();
-  return {
-    ingestKey,
-    month: usageMonth(now),
-    report: {
-      id: '0'.repeat(32),
-      outcome: 'success',
-      toolName: null,
-      source: null,
-      details: 'stored by the writer error test',
-      metadata: null,
-      createdAt: now,
-    },
-  };
-};
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let waited = 0; !condition(); waited += 50) {

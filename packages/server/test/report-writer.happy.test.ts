@@ -4,28 +4,8 @@ import { startTestServer, type TestServer } from '../../../test/harness/test-ser
 import { newId } from '../src/ids.js';
 import { rotateIngestKey } from '../src/keys/key.service.js';
 import { usageMonth } from '../src/reports/report.service.js';
-import type { ReportSubmission } from '../src/reports/report-writer.js';
 import { getUsage } from '../src/reports/usage.repository.js';
-
-const submission = (
-  ingestKey: string,
-  fields: { outcome?: string; toolName?: string | null; id?: string } = {},
-): ReportSubmission => {
-  const now = new Date();
-  return {
-    ingestKey,
-    month: usageMonth(now),
-    report: {
-      id: fields.id ?? newId(now.getTime()),
-      outcome: fields.outcome ?? 'success',
-      toolName: fields.toolName ?? null,
-      source: null,
-      details: 'stored by the writer test',
-      metadata: null,
-      createdAt: now,
-    },
-  };
-};
+import { submission } from './submissions.js';
 
 /**
  * The report writer (reports/report-writer.ts): on SQLite a writer thread that stores each batch

@@ -1,0 +1,24 @@
+import { newId } from '../src/ids.js';
+import { usageMonth } from '../src/reports/report.service.js';
+import type { ReportSubmission } from '../src/reports/report-writer.js';
+
+/** A submission as the submit route hands it to the report writer, with a fresh id. */
+export const submission = (
+  ingestKey: string,
+  fields: { outcome?: string; toolName?: string | null; id?: string } = {},
+): ReportSubmission => {
+  const now = new Date();
+  return {
+    ingestKey,
+    month: usageMonth(now),
+    report: {
+      id: fields.id ?? newId(now.getTime()),
+      outcome: fields.outcome ?? 'success',
+      toolName: fields.toolName ?? null,
+      source: null,
+      details: 'stored by the writer test',
+      metadata: null,
+      createdAt: now,
+    },
+  };
+};
