@@ -11,8 +11,10 @@ export interface WriterThreadData {
 /** Messages to the writer thread; submissions packed by sqlite-writer-codec.ts. */
 export type ToWriterThread = { type: 'store'; submissions: string } | { type: 'close' };
 
-/** A message of the writer thread: `ready` once its connection is open, then the packed results
- * of each committed batch. */
+/**
+ * Messages from the writer thread: `ready` once its connection is open, then the packed results
+ * of each committed batch.
+ */
 export type FromWriterThread = { type: 'ready' } | string;
 
 /** How long a writer thread that failed to start waits before the next attempt, at most. */
@@ -32,6 +34,7 @@ const MAX_RETRY_MS = 30_000;
  * submissions it held fail with a 500 and a new thread starts. A thread that fails to start is
  * retried after 1 s, then 2, 4 … 30 s; until one starts, submissions fail at once with the cause
  * and `unavailable()` (/readyz) says why, instead of each request spawning a thread that fails.
+ * `startThread` is for tests that need to hold the threads.
  */
 export function createSqliteReportWriter(
   path: string,
@@ -55,7 +58,7 @@ export function createSqliteReportWriter(
   const firstStarted = new Promise<void>((resolve, reject) => {
     firstStart = { resolve, reject };
   });
-  // Nobody may await ready(); its rejection is reported there, not as unhandled.
+  // ready() may never be called: its rejection is for whoever asks, not an unhandled one.
   firstStarted.catch(() => {});
 
   function afterSettle(): void {
