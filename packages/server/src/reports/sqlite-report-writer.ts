@@ -54,7 +54,8 @@ export function createSqliteReportWriter(
   let startFailure: Error | null = null;
   let retryMs = 0;
   let retryTimer: NodeJS.Timeout | null = null;
-  let firstStart: { resolve(): void; reject(error: Error): void } | null = null;
+  // Settled by the first thread that starts or fails to; later calls are no-ops.
+  let firstStart!: { resolve(): void; reject(error: Error): void };
   const firstStarted = new Promise<void>((resolve, reject) => {
     firstStart = { resolve, reject };
   });
@@ -74,15 +75,13 @@ export function createSqliteReportWriter(
   function started(): void {
     startFailure = null;
     retryMs = 0;
-    firstStart?.resolve();
-    firstStart = null;
+    firstStart.resolve();
   }
 
   function failedToStart(cause: unknown): void {
     const reason = cause instanceof Error ? cause.message : String(cause);
     startFailure = new Error(`The report writer could not open ${path}: ${reason}`);
-    firstStart?.reject(startFailure);
-    firstStart = null;
+    firstStart.reject(startFailure);
     failAll(startFailure);
     if (closed) return;
     retryMs = Math.min(MAX_RETRY_MS, retryMs * 2 || 1000);
@@ -114,20 +113,21 @@ export function createSqliteReportWriter(
       }
       afterSettle();
     });
-    let failed = false;
+    // An error comes before the thread's exit; a thread that stops before starting, with or
+    // without one, is a failed start.
+    let startError: unknown = null;
     thread.on('error', (error) => {
-      if (ready) return failAll(error);
-      failed = true;
-      failedToStart(error);
+      if (ready) failAll(error);
+      else startError = error;
     });
     thread.on('exit', (code) => {
       if (worker === thread) worker = null;
+      if (!ready) {
+        return failedToStart(startError ?? new Error(`the thread stopped (exit code ${code})`));
+      }
       failAll(new Error(`The report writer thread stopped (exit code ${code}).`));
-      if (closed) return;
-      // Died after starting: its successor starts now. Stopped before starting without an
-      // error: a failed start all the same.
-      if (ready) worker = spawn();
-      else if (!failed) failedToStart(new Error(`the thread stopped (exit code ${code})`));
+      // Died after starting: its successor starts now.
+      if (!closed) worker = spawn();
     });
     return thread;
   }
