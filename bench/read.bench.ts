@@ -2,7 +2,7 @@ import { bootstrapCli, startCliServer } from '../test/harness/cli-process.js';
 import type { BenchDatabase } from './databases.js';
 import type { Timing } from './ingest.bench.js';
 import { type LoadResult, measure } from './load.js';
-import { seedReports, TOOL_NAMES } from './seed.js';
+import { RARE_TOOL_NAME, seedReports, TOOL_NAMES } from './seed.js';
 
 export const READ_REPORTS = 100_000;
 /**
@@ -20,6 +20,8 @@ export const READ_SCENARIOS: ReadScenario[] = [
   { name: 'page 1 + stats, no filter', query: '' },
   { name: 'outcome=failure', query: '?outcome=failure' },
   { name: `tool_name=${TOOL_NAMES[4]}`, query: `?tool_name=${TOOL_NAMES[4]}` },
+  // One report, the oldest: on SQLite the page walks every report of the project to reach it.
+  { name: `tool_name=${RARE_TOOL_NAME} (1 report)`, query: `?tool_name=${RARE_TOOL_NAME}` },
   {
     name: 'source + from/to (last 7 days)',
     query: `?source=cursor&from=${new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10)}`,

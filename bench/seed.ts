@@ -18,6 +18,11 @@ export const TOOL_NAMES = Array.from(
   (_, i) => `tool_${String(i + 1).padStart(2, '0')}`,
 );
 export const SOURCES = ['claude-code', 'cursor', 'codex', 'custom-agent', 'ci-bot'];
+/**
+ * The tool of the oldest report only: the worst case of a filter on SQLite, whose one index on
+ * reports (migration 0005) walks the whole project to find it.
+ */
+export const RARE_TOOL_NAME = 'tool_used_once';
 
 /** A realistic skew: mostly successes, some failures, a tail of the rest. */
 const OUTCOME_WEIGHTS: [string, number][] = [
@@ -71,7 +76,8 @@ function openKysely(databaseUrl: string): Kysely<SeedDB> {
 
 /**
  * Inserts `count` reports into the project, spread evenly over the last `days` days, with
- * ~30 tool names (one report in ten has none) and 5 sources. Deterministic mix, random ids.
+ * ~30 tool names (one report in ten has none; the oldest has RARE_TOOL_NAME) and 5 sources.
+ * Deterministic mix, random ids.
  */
 export async function seedReports(
   databaseUrl: string,
@@ -99,7 +105,12 @@ export async function seedReports(
             id: uuidv7Hex(ms, i),
             project_id: projectId,
             outcome: pickOutcome(r),
-            tool_name: i % 10 === 9 ? null : TOOL_NAMES[(i * 7) % TOOL_NAMES.length]!,
+            tool_name:
+              i === 0
+                ? RARE_TOOL_NAME
+                : i % 10 === 9
+                  ? null
+                  : TOOL_NAMES[(i * 7) % TOOL_NAMES.length]!,
             source: SOURCES[(i * 3) % SOURCES.length]!,
             details: DETAILS[i % DETAILS.length]!,
             metadata: i % 4 === 0 ? JSON.stringify({ model: 'x-1', attempt: (i % 3) + 1 }) : null,
