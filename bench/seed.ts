@@ -19,8 +19,8 @@ export const TOOL_NAMES = Array.from(
 );
 export const SOURCES = ['claude-code', 'cursor', 'codex', 'custom-agent', 'ci-bot'];
 /**
- * The tool of the oldest report only: the worst case of a filter on SQLite, whose one index on
- * reports (migration 0005) walks the whole project to find it.
+ * The tool of the oldest report only: a filter that a walk of the project's reports, newest
+ * first, would answer last. The tool index seeks to it.
  */
 export const RARE_TOOL_NAME = 'tool_used_once';
 

@@ -181,6 +181,30 @@ describe.each(DIALECTS)('dashboard console API on %s', (dialect) => {
     expect(none.tools).toEqual([]);
   });
 
+  it('gives the same tools from the running counters (all time) as from counting (a range)', async () => {
+    const { project, ingest_key } = await newProject();
+    for (let i = 0; i < 12; i++) {
+      await call(`${server.url}/v1/reports`, {
+        body: {
+          ingest_key,
+          outcome: ['success', 'failure', 'gave_up'][i % 3],
+          details: 'd',
+          tool_name: ['search', 'edit', undefined][i % 3 === 0 ? 0 : i % 2],
+          source: ['cli', undefined][i % 2],
+        },
+      });
+    }
+    const tools = async (query: string) =>
+      ToolStats.parse((await user.call(`/v1/console/projects/${project.id}/tools?${query}`)).body)
+        .tools;
+    for (const filter of ['', 'source=cli', 'source=nope']) {
+      expect(await tools(filter), filter).toEqual(await tools(`${filter}&from=2000-01-01`));
+    }
+    expect((await tools('')).reduce((sum, t) => sum + t.total, 0)).toBe(12);
+    expect((await tools('source=cli')).reduce((sum, t) => sum + t.total, 0)).toBe(6);
+    expect(await tools('source=')).toEqual([]);
+  });
+
   it('gives the integrate page the skill block and snippets with the real key and URL', async () => {
     const { project, ingest_key } = await newProject();
     const res = await user.call(`/v1/console/projects/${project.id}/integrate`);

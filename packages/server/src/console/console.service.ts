@@ -14,6 +14,7 @@ import { toDate } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { listApiKeys } from '../keys/key.service.js';
 import { getOwnedProject, listProjects } from '../projects/project.service.js';
+import { sumReportCountsByTool } from '../reports/report-counts.repository.js';
 import { addToStats, emptyStats, isOutcome } from '../reports/report-stats.js';
 import { countByDay, countByTool, countRecentByProject } from './stats.repository.js';
 
@@ -96,11 +97,13 @@ export async function projectToolStats(
   query: Omit<StatsQuery, 'tool_name'>,
 ): Promise<ToolStats> {
   const project = await getOwnedProject(ctx.db, accountId, projectId);
-  const rows = await countByTool(ctx.db, project.id, {
-    source: query.source,
-    from: query.from?.start,
-    before: query.to?.end,
-  });
+  const filters = { source: query.source, from: query.from?.start, before: query.to?.end };
+  // As the reports list's stats (report.service.ts): all time comes from the running counters,
+  // a date range (or an empty source, stored as '' there) is counted.
+  const rows =
+    !filters.from && !filters.before && filters.source !== ''
+      ? await sumReportCountsByTool(ctx.db, project.id, filters)
+      : await countByTool(ctx.db, ctx.database.dialect, project.id, filters);
   const byTool = new Map<string | null, ReportStats>();
   for (const { toolName, outcome, n } of rows) {
     let s = byTool.get(toolName);

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { applyReportFilters, type ReportFilters } from '../reports/report.repository.js';
+import { applyReportFilters, groupKey, type ReportFilters } from '../reports/report.repository.js';
 
 /** The reports filters but `outcome`: charts show every outcome. */
 export type StatsFilters = Omit<ReportFilters, 'outcome'>;
@@ -58,7 +58,12 @@ export async function countByDay(
 }
 
 /** Reports per tool name (null = none given) and outcome under the filters. */
-export async function countByTool(db: Kysely<DB>, projectId: string, filters: StatsFilters) {
+export async function countByTool(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: Omit<StatsFilters, 'toolName'>,
+) {
   const rows = await applyReportFilters(
     db
       .selectFrom('reports')
@@ -70,7 +75,7 @@ export async function countByTool(db: Kysely<DB>, projectId: string, filters: St
     projectId,
     filters,
   )
-    .groupBy(['reports.tool_name', 'reports.outcome'])
+    .groupBy([groupKey(dialect, 'reports.tool_name'), 'reports.outcome'])
     .execute();
   return rows.map((row) => ({ toolName: row.tool_name, outcome: row.outcome, n: Number(row.n) }));
 }

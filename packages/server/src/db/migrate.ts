@@ -4,7 +4,6 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { sessionsMigration } from './migrations/0002-sessions.js';
 import { instanceSettingsMigration } from './migrations/0003-instance-settings.js';
 import { reportCountsMigration } from './migrations/0004-report-counts.js';
-import { sqliteReportIndexMigration } from './migrations/0005-sqlite-report-index.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -16,7 +15,6 @@ function migrations(db: Database): Record<string, Migration> {
     '0002-sessions': sessionsMigration(db.dialect),
     '0003-instance-settings': instanceSettingsMigration(),
     '0004-report-counts': reportCountsMigration(),
-    '0005-sqlite-report-index': sqliteReportIndexMigration(db.dialect),
   };
 }
 

@@ -36,3 +36,22 @@ export async function sumReportCounts(
   const rows = await query.groupBy('outcome').execute();
   return new Map(rows.map((row) => [row.outcome, Number(row.n)]));
 }
+
+/** Reports per tool (null = none given) and outcome, from the counters, for an optional source. */
+export async function sumReportCountsByTool(
+  db: Kysely<DB>,
+  projectId: string,
+  filters: { source?: string },
+): Promise<{ toolName: string | null; outcome: string; n: number }[]> {
+  let query = db
+    .selectFrom('report_counts')
+    .select((eb) => ['tool_name', 'outcome', eb.fn.sum<number | string>('count').as('n')])
+    .where('project_id', '=', projectId);
+  if (filters.source !== undefined) query = query.where('source', '=', filters.source);
+  const rows = await query.groupBy(['tool_name', 'outcome']).execute();
+  return rows.map((row) => ({
+    toolName: row.tool_name === '' ? null : row.tool_name,
+    outcome: row.outcome,
+    n: Number(row.n),
+  }));
+}

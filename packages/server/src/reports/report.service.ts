@@ -105,7 +105,7 @@ export async function listReports(
   const counters = !facets.from && !facets.before && facets.toolName !== '' && facets.source !== '';
   const counts = counters
     ? await sumReportCounts(ctx.db, project.id, facets)
-    : await countReportsByOutcome(ctx.db, project.id, facets);
+    : await countReportsByOutcome(ctx.db, ctx.database.dialect, project.id, facets);
   const stats = emptyStats();
   for (const [outcome, n] of counts) addToStats(stats, outcome, n);
   const matching = query.outcome ? stats[query.outcome] : stats.total;

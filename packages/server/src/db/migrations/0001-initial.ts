@@ -72,7 +72,6 @@ export function initialMigration(dialect: Dialect): Migration {
         .execute();
       // One index per filter, each ordered by time so a filtered page is an index walk, and
       // each carrying `outcome` so the facet counts (stats) are answered from the index alone.
-      // SQLite replaces the four with one covering index: 0005-sqlite-report-index.ts.
       await db.schema
         .createIndex('reports_by_project_time')
         .on('reports')
