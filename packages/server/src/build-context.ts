@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { openMigratedDatabase } from './db/migrate.js';
+import { StartupError } from './errors/startup-error.js';
 import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
@@ -17,15 +17,19 @@ export async function buildContext(
   config: Config,
   log: FastifyBaseLogger,
 ): Promise<AppContext & { close(): Promise<void> }> {
-  const database = openDatabase(config.databaseUrl);
+  const { database } = await openMigratedDatabase(config.databaseUrl);
   let writerToClose: ReportWriter | null = null;
   try {
-    await migrateToLatest(database);
     const db = database.kysely;
     // Started (and waited for) here, so that a writer that cannot open the file stops start-up.
     const reportWriter = createReportWriter(database, config);
     writerToClose = reportWriter;
-    await reportWriter.ready();
+    await reportWriter.ready().catch((error: Error) => {
+      throw new StartupError(
+        `${error.message}. Fix DATABASE_URL, or the permissions of that file and its directory: the writer needs to write both.`,
+        { cause: error },
+      );
+    });
     let bus: LocalEventBus | PgEventBus = new LocalEventBus();
     if (database.postgresUrl) {
       const pgBus = new PgEventBus(

@@ -2,9 +2,10 @@
 import { parseArgs } from 'node:util';
 import { ensureAccount, setMonthlyQuota } from './accounts/account.service.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import type { Database } from './db/database.js';
+import { openMigratedDatabase } from './db/migrate.js';
 import { ApiError } from './errors/api-error.js';
+import { StartupError } from './errors/startup-error.js';
 import { createApiKey } from './keys/key.service.js';
 import { createProject } from './projects/project.service.js';
 import { startServer } from './server.js';
@@ -28,11 +29,10 @@ class UsageError extends Error {}
 /** Opens the configured database, brings its schema up to date, runs `run`, and closes it. */
 async function withDatabase<T>(
   config: Config,
-  run: (db: ReturnType<typeof openDatabase>, applied: string[]) => Promise<T>,
+  run: (db: Database, applied: string[]) => Promise<T>,
 ): Promise<T> {
-  const database = openDatabase(config.databaseUrl);
+  const { database, applied } = await openMigratedDatabase(config.databaseUrl);
   try {
-    const applied = await migrateToLatest(database);
     return await run(database, applied);
   } finally {
     await database.close();
@@ -148,7 +148,11 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
     process.stderr.write(`debrief: ${error.message}\n\n${USAGE}\n`);
-  } else if (error instanceof ConfigError || error instanceof ApiError) {
+  } else if (
+    error instanceof ConfigError ||
+    error instanceof StartupError ||
+    error instanceof ApiError
+  ) {
     process.stderr.write(`debrief: ${error.message}\n`);
   } else {
     process.stderr.write(

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { INGEST_KEY_PATTERN, isApiKeyWellFormed, Project } from '@debrief/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/harness/cli-process.js';
@@ -6,6 +10,7 @@ import {
   DIALECTS,
   type TestDatabase,
 } from '../../../test/harness/databases.js';
+import { freePort } from '../../../test/harness/ports.js';
 import { bearer } from './http.js';
 
 describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
@@ -151,12 +156,67 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
   });
 });
 
-describe('debrief CLI configuration', () => {
+describe('debrief CLI configuration and start-up errors', () => {
   it('stops with a message naming the wrong variable', async () => {
     const res = await runCli(['migrate'], { PORT: 'eighty', SIGNUPS: 'maybe' });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/PORT/);
     expect(res.stderr).toMatch(/SIGNUPS must be "open" or "closed"/);
+  });
+
+  /** One line for the operator: no stack trace. */
+  const expectOneLine = (stderr: string) => {
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  };
+
+  it('stops with a message naming DATABASE_URL when it is not a database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'debrief-cli-'));
+    try {
+      const path = join(dir, 'notes.txt');
+      writeFileSync(path, 'not a database, only text\n'.repeat(100));
+      for (const command of ['serve', 'migrate']) {
+        const res = await runCli([command], { DATABASE_URL: path, PORT: '0', HOST: '127.0.0.1' });
+        expect(res.code, command).toBe(1);
+        expect(res.stderr, command).toContain(`DATABASE_URL=${path}: file is not a database`);
+        expectOneLine(res.stderr);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops with a message naming DATABASE_URL, password masked, when PostgreSQL is unreachable', async () => {
+    const port = await freePort();
+    const res = await runCli(['migrate'], {
+      DATABASE_URL: `postgres://debrief:s3cret@127.0.0.1:${port}/debrief`,
+    });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`DATABASE_URL=postgres://debrief:***@127.0.0.1:${port}/debrief`);
+    expect(res.stderr).toMatch(/ECONNREFUSED.*PostgreSQL is running/);
+    expect(res.stderr).not.toContain('s3cret');
+    expectOneLine(res.stderr);
+  });
+
+  it('stops with a message naming PORT when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'debrief-cli-'));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const res = await runCli(['serve'], {
+        DATABASE_URL: join(dir, 'debrief.db'),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`127.0.0.1:${port} is already in use`);
+      expect(res.stderr).toContain('set PORT');
+      expectOneLine(res.stderr);
+    } finally {
+      taken.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints usage', async () => {

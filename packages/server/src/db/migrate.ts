@@ -1,5 +1,6 @@
 import { type Migration, Migrator } from 'kysely';
-import type { Database } from './database.js';
+import { printableDatabaseUrl, StartupError } from '../errors/startup-error.js';
+import { type Database, isPostgresUrl, openDatabase } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { sessionsMigration } from './migrations/0002-sessions.js';
 import { instanceSettingsMigration } from './migrations/0003-instance-settings.js';
@@ -26,4 +27,29 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Opens DATABASE_URL and brings its schema up to date: what `serve` and every CLI command do
+ * first. A database that cannot be opened, reached or migrated stops them with a StartupError
+ * that names the setting, instead of a driver's stack trace.
+ */
+export async function openMigratedDatabase(
+  url: string,
+): Promise<{ database: Database; applied: string[] }> {
+  let database: Database | null = null;
+  try {
+    database = openDatabase(url);
+    return { database, applied: await migrateToLatest(database) };
+  } catch (error) {
+    await database?.close().catch(() => {});
+    const reason = error instanceof Error ? error.message : String(error);
+    const fix = isPostgresUrl(url)
+      ? 'check the host, port, database name and credentials, and that PostgreSQL is running'
+      : 'it must name a Debrief SQLite file, or a path where one can be created';
+    throw new StartupError(
+      `Cannot use the database DATABASE_URL=${printableDatabaseUrl(url)}: ${reason}. Fix DATABASE_URL: ${fix}.`,
+      { cause: error },
+    );
+  }
 }
