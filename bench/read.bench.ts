@@ -21,7 +21,7 @@ export const READ_SCENARIOS: ReadScenario[] = [
   { name: 'outcome=failure', query: '?outcome=failure' },
   { name: `tool_name=${TOOL_NAMES[4]}`, query: `?tool_name=${TOOL_NAMES[4]}` },
   // One report, the oldest: a seek in the tool index, where a walk of the project's reports
-  // newest first would visit all 100,000 (BENCHMARKS.md, "Fewer indexes").
+  // newest first would visit all 100,000 (BENCHMARKS.md, item 7).
   {
     name: `tool_name=${RARE_TOOL_NAME} (1 report, the oldest)`,
     query: `?tool_name=${RARE_TOOL_NAME}`,

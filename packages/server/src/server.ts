@@ -14,7 +14,7 @@ export interface RunningServer {
 
 /** The listen errors an operator fixes in PORT or HOST, as a StartupError that says how. */
 function listenError(config: Config, error: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
   const where = `${config.host}:${config.port}`;
   const fixes: Record<string, string> = {
     EADDRINUSE: `${where} is already in use. Stop what listens there, or set PORT to a free port`,

@@ -64,7 +64,7 @@ export function applyReportFilters<O>(
  * statistics (the server never runs ANALYZE) SQLite prefers an index that yields the groups in
  * order over one that seeks on the filters: for `where tool_name = ? group by outcome` it walked
  * the project's whole outcome index and read every row, ~80 ms at 100,000 reports, instead of
- * seeking in the tool index (sqlite-report-index.test.ts). A unary `+` makes the term an
+ * seeking in the tool index (report-query-plans.test.ts). A unary `+` makes the term an
  * expression, which matches no index. PostgreSQL plans with statistics: the column as is.
  */
 export function groupKey(

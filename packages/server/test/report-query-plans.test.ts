@@ -42,10 +42,10 @@ const LIST_FILTERS: ReportFilters[] = FILTERS.flatMap((filters) => [
  * combination, must seek through an index (or the primary key), never read the whole table, and
  * a page must come out of its index already in order. Plans are read as the server gets them:
  * the real queries, compiled by Kysely, on a database without ANALYZE statistics (the server
- * never runs ANALYZE). Fewer indexes would make ingest faster and these walks longer
- * (BENCHMARKS.md, "Fewer indexes").
+ * never runs ANALYZE). Fewer indexes would make ingest faster and turn these seeks into walks
+ * (BENCHMARKS.md, item 7).
  */
-describe('reports on SQLite', () => {
+describe('query plans of the reports on SQLite', () => {
   let database: TestDatabase;
   let sqlite: SQLite.Database;
   let kysely: Kysely<DB>;
@@ -127,7 +127,7 @@ describe('reports on SQLite', () => {
     }
   });
 
-  it('never scans the reports table', async () => {
+  it('seeks for the account overview, a report by id and a resumed stream too', async () => {
     const all = [
       ...(await plans(() => countRecentByProject(kysely, 'b'.repeat(32), FROM))),
       ...(await plans(() => findReportById(kysely, PROJECT))),
