@@ -8,8 +8,7 @@ import {
   countRecentByProject,
   type StatsFilters,
 } from '../src/console/stats.repository.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { openMigratedDatabase } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
 import {
   countReportsByOutcome,
@@ -53,9 +52,7 @@ describe('query plans of the reports on SQLite', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
-    const db = openDatabase(database.url);
-    await migrateToLatest(db);
-    await db.close();
+    await (await openMigratedDatabase(database.url)).database.close();
     sqlite = new SQLite(database.url);
     kysely = new Kysely<DB>({
       dialect: new SqliteDialect({ database: sqlite }),

@@ -4,8 +4,7 @@ import { createApp } from '@debrief/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { openMigratedDatabase } from '../src/db/migrate.js';
 import {
   createSqliteReportWriter,
   startWriterThread,
@@ -55,9 +54,7 @@ describe('SQLite report writer that cannot open its file', () => {
 
       // The operator puts a real database in place; the retry (after 1 s) finds it.
       rmSync(database.url);
-      const fixed = openDatabase(database.url);
-      await migrateToLatest(fixed);
-      await fixed.close();
+      await (await openMigratedDatabase(database.url)).database.close();
       await until(() => writer.unavailable() === null, 'the writer to start');
       expect(threads).toBe(2);
       expect(await writer.submit(submission(UNKNOWN_KEY))).toEqual({ status: 'unknown_key' });

@@ -14,7 +14,7 @@ import { toDate } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { listApiKeys } from '../keys/key.service.js';
 import { getOwnedProject, listProjects } from '../projects/project.service.js';
-import { sumReportCountsByTool } from '../reports/report-counts.repository.js';
+import { countersAnswer, sumReportCountsByTool } from '../reports/report-counts.repository.js';
 import { addToStats, emptyStats, isOutcome } from '../reports/report-stats.js';
 import { countByDay, countByTool, countRecentByProject } from './stats.repository.js';
 
@@ -98,12 +98,10 @@ export async function projectToolStats(
 ): Promise<ToolStats> {
   const project = await getOwnedProject(ctx.db, accountId, projectId);
   const filters = { source: query.source, from: query.from?.start, before: query.to?.end };
-  // As the reports list's stats (report.service.ts): all time comes from the running counters,
-  // a date range (or an empty source, stored as '' there) is counted.
-  const rows =
-    !filters.from && !filters.before && filters.source !== ''
-      ? await sumReportCountsByTool(ctx.db, project.id, filters)
-      : await countByTool(ctx.db, ctx.database.dialect, project.id, filters);
+  // As the reports list's stats (report.service.ts).
+  const rows = countersAnswer(filters)
+    ? await sumReportCountsByTool(ctx.db, project.id, filters)
+    : await countByTool(ctx.db, ctx.database.dialect, project.id, filters);
   const byTool = new Map<string | null, ReportStats>();
   for (const { toolName, outcome, n } of rows) {
     let s = byTool.get(toolName);

@@ -5,6 +5,21 @@ import type { DB } from '../db/schema.js';
 const label = (value: string | null | undefined) => value ?? '';
 
 /**
+ * Whether the running counters can answer counts under these filters: they hold all time, so
+ * not under a date range (that counts the reports in it, an index range scan). Nor under an
+ * empty label filter, which matches nothing but is how the counters store an absent label: it
+ * goes the slow, exact way too.
+ */
+export function countersAnswer(filters: {
+  toolName?: string;
+  source?: string;
+  from?: Date;
+  before?: Date;
+}): boolean {
+  return !filters.from && !filters.before && filters.toolName !== '' && filters.source !== '';
+}
+
+/**
  * One more report for the project's counters; in the transaction that inserts the report.
  * Hot path: a `sql` template, see usage.repository.ts.
  */

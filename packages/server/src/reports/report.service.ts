@@ -18,7 +18,7 @@ import {
   type ReportFilters,
   type ReportRow,
 } from './report.repository.js';
-import { sumReportCounts } from './report-counts.repository.js';
+import { countersAnswer, sumReportCounts } from './report-counts.repository.js';
 import { addToStats, emptyStats } from './report-stats.js';
 
 export function usageMonth(date: Date): string {
@@ -99,11 +99,7 @@ export async function listReports(
     from: query.from?.start,
     before: query.to?.end,
   };
-  // Without a date range the running counters answer at once; a date range counts the reports
-  // in it (an index range scan). '' is how the counters store an absent label, so an empty
-  // label filter (which matches nothing) goes the slow, exact way too.
-  const counters = !facets.from && !facets.before && facets.toolName !== '' && facets.source !== '';
-  const counts = counters
+  const counts = countersAnswer(facets)
     ? await sumReportCounts(ctx.db, project.id, facets)
     : await countReportsByOutcome(ctx.db, ctx.database.dialect, project.id, facets);
   const stats = emptyStats();
