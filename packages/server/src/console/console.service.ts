@@ -26,6 +26,7 @@ export async function listConsoleProjects(
   accountId: string,
 ): Promise<ConsoleProject[]> {
   const since = new Date(Date.now() - 7 * DAY_MS);
+  await ctx.reportWriter.flush();
   const [projects, counts] = await Promise.all([
     listProjects(ctx.db, accountId),
     countRecentByProject(ctx.db, accountId, since),
@@ -67,6 +68,7 @@ export async function projectTimeseries(
       { errors: [{ field: 'from', message: `range must be at most ${TIMESERIES_MAX_DAYS} days` }] },
     );
   }
+  await ctx.reportWriter.flush();
   const rows = await countByDay(ctx.db, ctx.database.dialect, project.id, {
     toolName: query.tool_name,
     source: query.source,
@@ -101,7 +103,9 @@ export async function projectToolStats(
   // As the reports list's stats (report.service.ts).
   const rows = countersAnswer(filters)
     ? await sumReportCountsByTool(ctx.db, project.id, filters)
-    : await countByTool(ctx.db, ctx.database.dialect, project.id, filters);
+    : await ctx.reportWriter
+        .flush()
+        .then(() => countByTool(ctx.db, ctx.database.dialect, project.id, filters));
   const byTool = new Map<string | null, ReportStats>();
   for (const { toolName, outcome, n } of rows) {
     let s = byTool.get(toolName);

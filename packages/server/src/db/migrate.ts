@@ -5,6 +5,7 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { sessionsMigration } from './migrations/0002-sessions.js';
 import { instanceSettingsMigration } from './migrations/0003-instance-settings.js';
 import { reportCountsMigration } from './migrations/0004-report-counts.js';
+import { reportInboxMigration } from './migrations/0005-report-inbox.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -16,6 +17,7 @@ function migrations(db: Database): Record<string, Migration> {
     '0002-sessions': sessionsMigration(db.dialect),
     '0003-instance-settings': instanceSettingsMigration(),
     '0004-report-counts': reportCountsMigration(),
+    '0005-report-inbox': reportInboxMigration(db.dialect),
   };
 }
 

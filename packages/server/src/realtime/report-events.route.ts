@@ -38,6 +38,7 @@ export function registerReportEvents(
       const stream = openEventStream(request, reply, streams, unsubscribe, options.heartbeatMs);
       stream.write(`event: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
       if (lastEventId) {
+        await ctx.reportWriter.flush();
         for (const row of await listReportsAfterId(ctx.db, project.id, lastEventId, RESUME_LIMIT)) {
           replayed.add(row.id);
           stream.write(formatReportEvent(toWireReport(row)));

@@ -27,6 +27,12 @@ export type SubmissionOutcome =
  */
 export interface ReportWriter {
   submit(submission: ReportSubmission): Promise<SubmissionOutcome>;
+  /**
+   * Resolves once every report acknowledged so far can be read from `reports`: read paths call
+   * it first. The SQLite writer keeps committed reports in an inbox for a moment
+   * (sqlite-report-batch.ts); this moves them. Rejects if they cannot be moved.
+   */
+  flush(): Promise<void>;
   /** Resolves once the writer can store reports; rejects with why it cannot (start-up). */
   ready(): Promise<void>;
   /** Why reports cannot be stored at the moment, or null (for /readyz). */

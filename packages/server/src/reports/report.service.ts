@@ -93,6 +93,8 @@ export async function listReports(
   query: ListReportsQuery,
 ): Promise<ReportList> {
   const project = await getOwnedProject(ctx.db, accountId, projectId);
+  // Every report acknowledged before this request, on the page as in the stats.
+  await ctx.reportWriter.flush();
   const facets: Omit<ReportFilters, 'outcome'> = {
     toolName: query.tool_name,
     source: query.source,

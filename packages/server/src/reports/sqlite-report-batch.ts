@@ -15,6 +15,12 @@ type IngestTarget = AccountQuota & { project_id: string; account_id: string };
  * one transaction, so the counters are added up in memory and written once per batch — one
  * usage upsert per account and one counter upsert per (tool, source, outcome) instead of two
  * per report: the insert is the only statement per report.
+ *
+ * The insert goes to `report_inbox` (migration 0005), a table with no index, and `moveInbox`
+ * moves the inbox into `reports` in one statement, many reports at a time: the indexes of
+ * `reports` then cost their page writes once per move instead of once per commit. Until moved,
+ * a report is committed (durable, counted, in the counters) but not in `reports`, so the
+ * server's readers ask the writer to move the inbox first (ReportWriter.flush).
  */
 export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: number | null) {
   const findTarget = sqlite.prepare<[string], IngestTarget>(`
@@ -33,7 +39,7 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
     on conflict (account_id, month) do update set count = usage_counters.count + excluded.count
   `);
   const insertReport = sqlite.prepare(`
-    insert into reports (id, project_id, outcome, tool_name, source, details, metadata, created_at)
+    insert into report_inbox (id, project_id, outcome, tool_name, source, details, metadata, created_at)
     values (?, ?, ?, ?, ?, ?, ?, ?)
   `);
   const addReportCount = sqlite.prepare(`
@@ -104,6 +110,20 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
 
   const inTransaction = sqlite.transaction(storeAll);
 
+  const moveReports = sqlite.prepare(`
+    insert into reports (id, project_id, outcome, tool_name, source, details, metadata, created_at)
+    select id, project_id, outcome, tool_name, source, details, metadata, created_at
+    from report_inbox order by rowid
+  `);
+  const emptyInbox = sqlite.prepare('delete from report_inbox');
+  const move = sqlite.transaction(() => {
+    moveReports.run();
+    emptyInbox.run();
+  });
+  // Reports committed to the inbox and not moved yet, including any a stopped server left.
+  let inboxRows = (sqlite.prepare('select count(*) as n from report_inbox').get() as { n: number })
+    .n;
+
   /**
    * Stores a batch in ONE transaction: one commit, so one fsync of the WAL, for all of it (group
    * commit). IMMEDIATE takes the write lock at BEGIN (waiting, busy_timeout, while the main
@@ -112,11 +132,12 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
    * anything fails, the batch is rolled back and each submission is run again in its own
    * transaction, so an error reaches only its own submitter.
    */
-  return function storeBatch(submissions: ReportSubmission[]): BatchResult[] {
+  function storeBatch(submissions: ReportSubmission[]): BatchResult[] {
+    let results: BatchResult[];
     try {
-      return inTransaction.immediate(submissions).map((outcome) => ({ outcome }));
+      results = inTransaction.immediate(submissions).map((outcome) => ({ outcome }));
     } catch {
-      return submissions.map((submission) => {
+      results = submissions.map((submission) => {
         try {
           return { outcome: inTransaction.immediate([submission])[0]! };
         } catch (error) {
@@ -124,5 +145,22 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
         }
       });
     }
-  };
+    for (const result of results) {
+      if ('outcome' in result && result.outcome.status === 'stored') inboxRows++;
+    }
+    return results;
+  }
+
+  /**
+   * Moves every report of the inbox into `reports`, in the order they were stored, in one
+   * transaction: a report is in exactly one of the two tables at any time. Throws (and moves
+   * nothing) if one of them cannot be moved; they stay in the inbox, committed.
+   */
+  function moveInbox(): void {
+    if (inboxRows === 0) return;
+    move.immediate();
+    inboxRows = 0;
+  }
+
+  return { storeBatch, moveInbox, inboxRows: () => inboxRows };
 }

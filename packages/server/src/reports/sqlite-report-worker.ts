@@ -7,23 +7,28 @@ import { type Numbered, packResults, unpackSubmissions } from './sqlite-writer-c
 
 /**
  * The SQLite report writer thread (started by sqlite-report-writer.ts): stores the submissions
- * posted to it, in batches, on its own connection. Imports nothing but better-sqlite3 and
- * the batch it runs.
+ * posted to it, in batches, on its own connection, and moves its inbox into `reports`
+ * (sqlite-report-batch.ts) when asked, when it holds `inbox.rows` reports, `inbox.ms` after
+ * it stopped being empty, and before it closes. Imports nothing but better-sqlite3 and the
+ * batch it runs.
  */
 
 /** About the upper bound of one batch, so one COMMIT never holds a very long transaction. */
 const MAX_BATCH = 256;
 
 const port = parentPort!;
-const { path, freeTier } = workerData as WriterThreadData;
-const { sqlite, storeBatch } = open();
+const { path, freeTier, inbox } = workerData as WriterThreadData;
+const { sqlite, batch } = open();
+let moveTimer: NodeJS.Timeout | null = null;
 const ready: FromWriterThread = { type: 'ready' };
 port.postMessage(ready);
+// Reports a stopped server left in the inbox.
+moveInbox();
 
 function open() {
   try {
     const sqlite = openSqliteConnection(path);
-    return { sqlite, storeBatch: createSqliteReportBatch(sqlite, freeTier) };
+    return { sqlite, batch: createSqliteReportBatch(sqlite, freeTier) };
   } catch (error) {
     // better-sqlite3's SqliteError reaches the parent thread as a bare { code }: a plain Error
     // keeps its message (the parent fails start-up with it).
@@ -31,25 +36,43 @@ function open() {
   }
 }
 
+/** Moves the inbox and tells the parent thread, which answers the readers waiting for it. */
+function moveInbox(): void {
+  if (moveTimer) clearTimeout(moveTimer);
+  moveTimer = null;
+  let reply: FromWriterThread = { type: 'moved' };
+  try {
+    batch.moveInbox();
+  } catch (error) {
+    reply = { type: 'moved', error: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(reply);
+}
+
 port.on('message', (first: ToWriterThread) => {
   // Everything posted while the last batch was being committed joins this one.
-  const batch: Numbered<ReportSubmission>[] = [];
+  const submissions: Numbered<ReportSubmission>[] = [];
   let closing = false;
+  let moveAsked = false;
   for (let message: ToWriterThread | undefined = first; message; ) {
     if (message.type === 'close') closing = true;
-    else batch.push(...unpackSubmissions(message.submissions));
+    else if (message.type === 'move') moveAsked = true;
+    else submissions.push(...unpackSubmissions(message.submissions));
     message =
-      batch.length < MAX_BATCH
+      submissions.length < MAX_BATCH
         ? (receiveMessageOnPort(port)?.message as ToWriterThread | undefined)
         : undefined;
   }
-  if (batch.length > 0) {
-    const results = storeBatch(batch.map(({ item }) => item));
+  if (submissions.length > 0) {
+    const results = batch.storeBatch(submissions.map(({ item }) => item));
     const reply: FromWriterThread = packResults(
-      batch.map(({ seq }, i) => ({ seq, item: results[i]! })),
+      submissions.map(({ seq }, i) => ({ seq, item: results[i]! })),
     );
     port.postMessage(reply);
   }
+  // After the results are posted: no 201 waits for a move.
+  if (closing || moveAsked || batch.inboxRows() >= inbox.rows) moveInbox();
+  else if (batch.inboxRows() > 0) moveTimer ??= setTimeout(moveInbox, inbox.ms);
   if (closing) {
     sqlite.close();
     port.close();

@@ -6,16 +6,30 @@ import { type Numbered, packSubmissions, unpackResults } from './sqlite-writer-c
 export interface WriterThreadData {
   path: string;
   freeTier: number | null;
+  /** When the thread moves its inbox into `reports` unasked: at this many reports, or this long
+   * after a first report entered it. */
+  inbox: { rows: number; ms: number };
 }
 
+/**
+ * About a thousand reports per move: fewer cost more page writes per report (BENCHMARKS.md,
+ * item 9), more hold the writer longer (~10 ms per thousand). Under a light load, reports wait
+ * 100 ms at most, so that anything reading the file besides this server (a backup, sqlite3)
+ * finds them in `reports`.
+ */
+export const INBOX_MOVE = { rows: 1000, ms: 100 };
+
 /** Messages to the writer thread; submissions packed by sqlite-writer-codec.ts. */
-export type ToWriterThread = { type: 'store'; submissions: string } | { type: 'close' };
+export type ToWriterThread =
+  | { type: 'store'; submissions: string }
+  | { type: 'move' }
+  | { type: 'close' };
 
 /**
- * Messages from the writer thread: `ready` once its connection is open, then the packed results
- * of each committed batch.
+ * Messages from the writer thread: `ready` once its connection is open, the packed results of
+ * each committed batch, and `moved` after each move of its inbox, with why it failed if it did.
  */
-export type FromWriterThread = { type: 'ready' } | string;
+export type FromWriterThread = { type: 'ready' } | { type: 'moved'; error?: string } | string;
 
 /** How long a writer thread that failed to start waits before the next attempt, at most. */
 const MAX_RETRY_MS = 30_000;
@@ -40,6 +54,7 @@ export function createSqliteReportWriter(
   path: string,
   freeTier: number | null,
   startThread: (data: WriterThreadData) => Worker = startWriterThread,
+  inbox = INBOX_MOVE,
 ): ReportWriter {
   const pending = new Map<
     number,
@@ -54,6 +69,10 @@ export function createSqliteReportWriter(
   let startFailure: Error | null = null;
   let retryMs = 0;
   let retryTimer: NodeJS.Timeout | null = null;
+  /** Whether a report acknowledged as stored may be in the thread's inbox, not in `reports`. */
+  let unmoved = true;
+  /** Readers waiting for the next move of the inbox (flush). */
+  let moveWaiters: { resolve(): void; reject(error: Error): void }[] = [];
   // Settled by the first thread that starts or fails to; later calls are no-ops.
   let firstStart!: { resolve(): void; reject(error: Error): void };
   const firstStarted = new Promise<void>((resolve, reject) => {
@@ -70,6 +89,16 @@ export function createSqliteReportWriter(
     for (const submitter of pending.values()) submitter.reject(error);
     pending.clear();
     afterSettle();
+    settleMoveWaiters(error);
+  }
+
+  function settleMoveWaiters(error: Error | null): void {
+    const waiters = moveWaiters;
+    moveWaiters = [];
+    for (const waiter of waiters) {
+      if (error) waiter.reject(error);
+      else waiter.resolve();
+    }
   }
 
   function started(): void {
@@ -93,12 +122,22 @@ export function createSqliteReportWriter(
   }
 
   function spawn(): Worker {
-    const thread = startThread({ path, freeTier });
+    const thread = startThread({ path, freeTier, inbox });
     let ready = false;
     thread.on('message', (reply: FromWriterThread) => {
       if (typeof reply !== 'string') {
-        ready = true;
-        started();
+        if (reply.type === 'ready') {
+          ready = true;
+          started();
+        } else if (reply.error === undefined) {
+          // Messages arrive in order: this move covers every report acknowledged before it.
+          unmoved = false;
+          settleMoveWaiters(null);
+        } else {
+          settleMoveWaiters(
+            new Error(`Stored reports could not be moved into reports: ${reply.error}`),
+          );
+        }
         return;
       }
       for (const { seq, item } of unpackResults(reply)) {
@@ -108,6 +147,7 @@ export function createSqliteReportWriter(
         if ('error' in item) {
           submitter.reject(new Error(`The report could not be stored: ${item.error}`));
         } else {
+          if (item.outcome.status === 'stored') unmoved = true;
           submitter.resolve(item.outcome);
         }
       }
@@ -155,6 +195,18 @@ export function createSqliteReportWriter(
       outbox.push({ seq, item: submission });
       if (outbox.length === 1) setImmediate(post);
       return new Promise((resolve, reject) => pending.set(seq, { resolve, reject }));
+    },
+    flush() {
+      // Without a thread nothing can be moved: readers get what `reports` holds.
+      if (!unmoved || startFailure || !worker) return Promise.resolve();
+      const thread = worker;
+      return new Promise<void>((resolve, reject) => {
+        moveWaiters.push({ resolve, reject });
+        if (moveWaiters.length === 1) {
+          const message: ToWriterThread = { type: 'move' };
+          thread.postMessage(message);
+        }
+      });
     },
     ready: () => firstStarted,
     unavailable: () => startFailure?.message ?? null,

@@ -54,6 +54,8 @@ export function createTransactionReportWriter(
       void stored.finally(() => underWay.delete(stored)).catch(() => {});
       return stored;
     },
+    // Each report is in `reports` once its transaction commits.
+    flush: async () => {},
     // Kysely's pool connects on demand; /readyz asks the database itself.
     ready: async () => {},
     unavailable: () => null,
