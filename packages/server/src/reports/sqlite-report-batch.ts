@@ -16,7 +16,7 @@ type IngestTarget = AccountQuota & { project_id: string; account_id: string };
  * usage upsert per account and one counter upsert per (tool, source, outcome) instead of two
  * per report: the insert is the only statement per report.
  *
- * The insert goes to `report_inbox` (migration 0005), a table with no index, and `moveInbox`
+ * The insert goes to `report_inbox` (migration 0005), with no index but its primary key; `moveInbox`
  * moves the inbox into `reports` in one statement, many reports at a time: the indexes of
  * `reports` then cost their page writes once per move instead of once per commit. Until moved,
  * a report is committed (durable, counted, in the counters) but not in `reports`, so the
