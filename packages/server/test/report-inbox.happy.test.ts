@@ -88,7 +88,7 @@ describe('report inbox on sqlite', () => {
     expect(await idsIn('report_inbox', t.projectId)).toEqual([]);
   });
 
-  it('moves the inbox when the writer closes, and a new writer moves what an old one left', async () => {
+  it('moves the inbox at close, and a new writer moves what an old one left', async () => {
     const t = await server.tenant();
     const closing = await writer();
     await closing.submit(submission(t.ingestKey));

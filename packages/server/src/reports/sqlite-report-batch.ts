@@ -16,11 +16,12 @@ type IngestTarget = AccountQuota & { project_id: string; account_id: string };
  * usage upsert per account and one counter upsert per (tool, source, outcome) instead of two
  * per report: the insert is the only statement per report.
  *
- * The insert goes to `report_inbox` (migration 0005), with no index but its primary key; `moveInbox`
- * moves the inbox into `reports` in one statement, many reports at a time: the indexes of
- * `reports` then cost their page writes once per move instead of once per commit. Until moved,
- * a report is committed (durable, counted, in the counters) but not in `reports`, so the
- * server's readers ask the writer to move the inbox first (ReportWriter.flush).
+ * The insert goes to `report_inbox` (migration 0005), with no index but its primary key;
+ * `moveInbox` moves the inbox into `reports` in one statement, many reports at a time: the
+ * indexes of `reports` then cost their page writes once per move instead of once per commit.
+ * Until moved, a report is committed (durable, counted, in the counters) but not in
+ * `reports`, so the server's readers ask the writer to move the inbox first
+ * (ReportWriter.flush).
  */
 export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: number | null) {
   const findTarget = sqlite.prepare<[string], IngestTarget>(`
@@ -39,7 +40,8 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
     on conflict (account_id, month) do update set count = usage_counters.count + excluded.count
   `);
   const insertReport = sqlite.prepare(`
-    insert into report_inbox (id, project_id, outcome, tool_name, source, details, metadata, created_at)
+    insert into report_inbox
+      (id, project_id, outcome, tool_name, source, details, metadata, created_at)
     values (?, ?, ?, ?, ?, ?, ?, ?)
   `);
   const addReportCount = sqlite.prepare(`
