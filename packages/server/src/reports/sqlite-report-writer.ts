@@ -43,7 +43,10 @@ const MAX_RETRY_MS = 30_000;
  * travel in one message, and the thread stores everything queued by the time it is free in one
  * transaction (group commit): one fsync per batch, and a 201 only after the commit of its batch.
  *
- * Reads stay on the main connection (WAL: readers never wait for the writer). The thread starts
+ * The thread stores into an inbox and moves it into `reports` a thousand at a time
+ * (sqlite-report-batch.ts); `flush()` has it move now, for a reader, unless nothing acknowledged
+ * since its last move can be there. That move is the only time a reader waits for the writer:
+ * reads stay on the main connection (WAL: readers never wait for the writer). The thread starts
  * at once, so `ready()` fails start-up when it cannot open the file. If it dies later, the
  * submissions it held fail with a 500 and a new thread starts. A thread that fails to start is
  * retried after 1 s, then 2, 4 … 30 s; until one starts, submissions fail at once with the cause
