@@ -46,14 +46,6 @@ describe('report inbox on sqlite', () => {
     return rows.map((r) => r.id);
   }
 
-  async function eventually(check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 5_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
   it('holds acknowledged reports in the inbox until flush() moves them all, in order', async () => {
     const w = await writer();
     const t = await server.tenant();
@@ -75,7 +67,9 @@ describe('report inbox on sqlite', () => {
     const w = await writer({ rows: 20, ms: 3_600_000 });
     const t = await server.tenant();
     await Promise.all(Array.from({ length: 25 }, () => w.submit(submission(t.ingestKey))));
-    await eventually(async () => (await idsIn('reports', t.projectId)).length >= 20);
+    await expect
+      .poll(async () => (await idsIn('reports', t.projectId)).length, { timeout: 5000 })
+      .toBeGreaterThanOrEqual(20);
     expect((await idsIn('report_inbox', t.projectId)).length).toBeLessThan(20);
   });
 
@@ -84,7 +78,7 @@ describe('report inbox on sqlite', () => {
     const t = await server.tenant();
     const { report } = submission(t.ingestKey);
     await w.submit({ ...submission(t.ingestKey), report });
-    await eventually(async () => (await idsIn('reports', t.projectId)).includes(report.id));
+    await expect.poll(() => idsIn('reports', t.projectId), { timeout: 5000 }).toContain(report.id);
     expect(await idsIn('report_inbox', t.projectId)).toEqual([]);
   });
 

@@ -14,13 +14,6 @@ import { submission } from './submissions.js';
 
 const UNKNOWN_KEY = `wk_${'0'.repeat(32)}`;
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 50) {
-    if (waited > 5000) throw new Error(`still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /**
  * The SQLite writer thread when it cannot run (reports/sqlite-report-writer.ts): a thread that
  * cannot open the file fails start-up and every submission at once, and is retried with a back-off
@@ -55,7 +48,9 @@ describe('SQLite report writer that cannot open its file', () => {
       // The operator puts a real database in place; the retry (after 1 s) finds it.
       rmSync(database.url);
       await (await openMigratedDatabase(database.url)).database.close();
-      await until(() => writer.unavailable() === null, 'the writer to start');
+      await expect
+        .poll(() => writer.unavailable(), { timeout: 5000, message: 'the writer to start' })
+        .toBeNull();
       expect(threads).toBe(2);
       expect(await writer.submit(submission(UNKNOWN_KEY))).toEqual({ status: 'unknown_key' });
     } finally {
@@ -79,7 +74,9 @@ describe('SQLite report writer whose thread dies', () => {
       expect((await writer.submit(submission(t.ingestKey))).status).toBe('stored');
 
       await threads[0]!.terminate();
-      await until(() => threads.length === 2, 'a second thread');
+      await expect
+        .poll(() => threads.length, { timeout: 5000, message: 'a second thread' })
+        .toBe(2);
       expect(writer.unavailable()).toBeNull();
       expect(await writer.submit(submission(UNKNOWN_KEY))).toEqual({ status: 'unknown_key' });
     } finally {
