@@ -27,6 +27,9 @@ const Env = z.object({
     })
     .default(1000),
   SIGNUPS: z.enum(['open', 'closed'], { error: 'must be "open" or "closed"' }).default('open'),
+  SQLITE_SYNC: z
+    .enum(['normal', 'full'], { error: 'must be "normal" or "full"' })
+    .default('normal'),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -41,6 +44,14 @@ const Env = z.object({
     }),
 });
 
+/**
+ * When a SQLite report commit reaches the disk (README, Configuration). Both survive `kill -9`
+ * of the server (DESIGN §2). `normal`: the 201 leaves after the commit, and the WAL is fsynced
+ * within 50 ms, so a power cut can lose at most that window. `full`: the 201 leaves after the
+ * commit's own fsync, at ~20 % less ingest (BENCHMARKS.md).
+ */
+export type SqliteSync = 'normal' | 'full';
+
 export interface Config {
   port: number;
   host: string;
@@ -49,6 +60,7 @@ export interface Config {
   /** Instance default of stored reports per account per UTC month; null = unlimited. */
   freeTierMonthlyReports: number | null;
   signups: 'open' | 'closed';
+  sqliteSync: SqliteSync;
   logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: boolean | number | string;
 }
@@ -79,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     freeTierMonthlyReports:
       e.FREE_TIER_MONTHLY_REPORTS === 'unlimited' ? null : e.FREE_TIER_MONTHLY_REPORTS,
     signups: e.SIGNUPS,
+    sqliteSync: e.SQLITE_SYNC,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
   };

@@ -38,8 +38,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const sqlite = ctx.database.dialect === 'sqlite';
   log.info(
-    { url, database: ctx.database.dialect, publicUrl: config.publicUrl },
+    {
+      url,
+      database: ctx.database.dialect,
+      ...(sqlite ? { sqliteSync: config.sqliteSync } : {}),
+      publicUrl: config.publicUrl,
+    },
     `Debrief is listening on ${url}`,
   );
   let stopping: Promise<void> | null = null;

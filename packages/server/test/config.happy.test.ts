@@ -10,6 +10,7 @@ describe('configuration', () => {
       publicUrl: 'http://localhost:8080',
       freeTierMonthlyReports: 1000,
       signups: 'open',
+      sqliteSync: 'normal',
       logLevel: 'info',
       trustProxy: false,
     });
@@ -23,6 +24,7 @@ describe('configuration', () => {
       PUBLIC_URL: 'https://debrief.example.com/',
       FREE_TIER_MONTHLY_REPORTS: 'unlimited',
       SIGNUPS: 'closed',
+      SQLITE_SYNC: 'full',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '2',
       UNRELATED: 'x',
@@ -33,6 +35,7 @@ describe('configuration', () => {
       publicUrl: 'https://debrief.example.com',
       freeTierMonthlyReports: null,
       signups: 'closed',
+      sqliteSync: 'full',
       trustProxy: 2,
     });
     expect(loadConfig({ PORT: '', HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
@@ -45,6 +48,7 @@ describe('configuration', () => {
         FREE_TIER_MONTHLY_REPORTS: '-1',
         PUBLIC_URL: 'debrief.example.com',
         LOG_LEVEL: 'loud',
+        SQLITE_SYNC: 'off',
       }),
     ).toThrow(ConfigError);
     try {
@@ -53,10 +57,17 @@ describe('configuration', () => {
         FREE_TIER_MONTHLY_REPORTS: '-1',
         PUBLIC_URL: 'ftp://x',
         LOG_LEVEL: 'loud',
+        SQLITE_SYNC: 'off',
       });
     } catch (error) {
       const message = (error as Error).message;
-      for (const name of ['PORT', 'FREE_TIER_MONTHLY_REPORTS', 'PUBLIC_URL', 'LOG_LEVEL'])
+      for (const name of [
+        'PORT',
+        'FREE_TIER_MONTHLY_REPORTS',
+        'PUBLIC_URL',
+        'LOG_LEVEL',
+        'SQLITE_SYNC',
+      ])
         expect(message).toContain(name);
     }
   });

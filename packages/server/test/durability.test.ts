@@ -5,15 +5,33 @@ import {
   createTestDatabase,
   DIALECTS,
   type TestDatabase,
+  type TestDialect,
 } from '../../../test/harness/databases.js';
+import type { SqliteSync } from '../src/config.js';
 import { bearer, call } from './http.js';
 
 /**
  * DESIGN §2: a 201 means the report is committed and survives `kill -9` of the server. The real
  * CLI server runs as a child process; it is killed with SIGKILL (no shutdown code runs), while
- * requests are still in flight, then restarted on the same database.
+ * requests are still in flight, then restarted on the same database. SQLite runs with each
+ * `SQLITE_SYNC`: under `normal` (the default) a commit is fsynced within 50 ms of its 201, not
+ * before, and `kill -9` must lose nothing all the same.
  */
-describe.each(DIALECTS)('durability on %s', (dialect) => {
+interface Case {
+  name: string;
+  dialect: TestDialect;
+  sync?: SqliteSync;
+}
+const CASES = DIALECTS.flatMap((dialect): Case[] =>
+  dialect === 'sqlite'
+    ? [
+        { name: 'sqlite, SQLITE_SYNC=normal', dialect, sync: 'normal' },
+        { name: 'sqlite, SQLITE_SYNC=full', dialect, sync: 'full' },
+      ]
+    : [{ name: dialect, dialect }],
+);
+
+describe.each(CASES)('durability on $name', ({ dialect, sync }) => {
   let database: TestDatabase;
   let server: CliServer | null = null;
   beforeAll(async () => {
@@ -25,9 +43,15 @@ describe.each(DIALECTS)('durability on %s', (dialect) => {
   });
 
   it('finds every acknowledged report after kill -9 and a restart', async () => {
-    const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
+    const env = {
+      DATABASE_URL: database.url,
+      FREE_TIER_MONTHLY_REPORTS: 'unlimited',
+      ...(sync ? { SQLITE_SYNC: sync } : {}),
+    };
     const tenant = await bootstrapCli(env, { email: 'durable@example.test', project: 'Durable' });
     server = await startCliServer(env);
+    // The start-up line says which setting the server runs with.
+    if (sync) expect(server.output()).toContain(`"sqliteSync":"${sync}"`);
     const submit = (url: string, i: number) =>
       call(`${url}/v1/reports`, {
         body: {

@@ -3,10 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { newId } from '../src/ids.js';
 import type { ReportWriter } from '../src/reports/report-writer.js';
-import {
-  createSqliteReportWriter,
-  startWriterThread,
-} from '../src/reports/sqlite-report-writer.js';
+import { createSqliteReportWriter } from '../src/reports/sqlite-report-writer.js';
 import { submission } from './submissions.js';
 
 /**
@@ -28,12 +25,11 @@ describe('report inbox on sqlite', () => {
 
   /** A writer that moves its inbox only when asked, unless told otherwise. */
   async function writer(inbox = { rows: 1_000_000, ms: 3_600_000 }): Promise<ReportWriter> {
-    const w = createSqliteReportWriter(
-      server.ctx.database.sqlitePath!,
-      null,
-      startWriterThread,
+    const w = createSqliteReportWriter(server.ctx.database.sqlitePath!, {
+      freeTier: null,
+      sync: 'normal',
       inbox,
-    );
+    });
     writers.push(w);
     await w.ready();
     return w;

@@ -29,9 +29,13 @@ describe('SQLite report writer that cannot open its file', () => {
   it('fails ready() and submissions with the cause, then starts once the file is readable', async () => {
     writeFileSync(database.url, 'not a database, but a text file in its place\n'.repeat(200));
     let threads = 0;
-    const writer = createSqliteReportWriter(database.url, null, (data) => {
-      threads += 1;
-      return startWriterThread(data);
+    const writer = createSqliteReportWriter(database.url, {
+      freeTier: null,
+      sync: 'normal',
+      startThread: (data) => {
+        threads += 1;
+        return startWriterThread(data);
+      },
     });
     try {
       await expect(writer.ready()).rejects.toThrow(/could not open .*not a database/);
@@ -63,10 +67,14 @@ describe('SQLite report writer whose thread dies', () => {
   it('stores the next submissions in a new thread', async () => {
     const server = await startTestServer('sqlite');
     const threads: Worker[] = [];
-    const writer = createSqliteReportWriter(server.ctx.database.sqlitePath!, null, (data) => {
-      const thread = startWriterThread(data);
-      threads.push(thread);
-      return thread;
+    const writer = createSqliteReportWriter(server.ctx.database.sqlitePath!, {
+      freeTier: null,
+      sync: 'normal',
+      startThread: (data) => {
+        const thread = startWriterThread(data);
+        threads.push(thread);
+        return thread;
+      },
     });
     try {
       await writer.ready();
@@ -95,7 +103,7 @@ describe('a server whose report writer cannot open the file', () => {
     server = await startTestServer('sqlite');
     broken = await createTestDatabase('sqlite');
     writeFileSync(broken.url, 'not a database\n'.repeat(500));
-    const reportWriter = createSqliteReportWriter(broken.url, null);
+    const reportWriter = createSqliteReportWriter(broken.url, { freeTier: null, sync: 'normal' });
     await reportWriter.ready().catch(() => {});
     const app = await createApp({ ...server.ctx, reportWriter });
     await app.listen({ host: '127.0.0.1', port: 0 });

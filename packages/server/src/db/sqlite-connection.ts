@@ -19,8 +19,9 @@ export function sqlitePath(url: string): string {
 export function openSqliteConnection(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
-  // WAL lets readers run beside the writer. synchronous=FULL fsyncs the WAL on every commit,
-  // so a 201 survives not only `kill -9` of the server but a power cut of the machine.
+  // WAL lets readers run beside the writer. synchronous=FULL fsyncs the WAL on every commit, so
+  // what this connection commits survives a power cut. The report writer's connection sets its
+  // own, from SQLITE_SYNC (reports/sqlite-report-worker.ts).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');

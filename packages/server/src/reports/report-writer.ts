@@ -48,7 +48,7 @@ export interface ReportWriter {
 export function createReportWriter(database: Database, config: Config): ReportWriter {
   const freeTier = config.freeTierMonthlyReports;
   if (database.sqlitePath !== null && database.sqlitePath !== ':memory:') {
-    return createSqliteReportWriter(database.sqlitePath, freeTier);
+    return createSqliteReportWriter(database.sqlitePath, { freeTier, sync: config.sqliteSync });
   }
   return createTransactionReportWriter(database.kysely, freeTier);
 }

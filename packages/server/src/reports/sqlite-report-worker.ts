@@ -4,21 +4,32 @@ import type { ReportSubmission } from './report-writer.js';
 import { createSqliteReportBatch } from './sqlite-report-batch.js';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './sqlite-report-writer.js';
 import { type Numbered, packResults, unpackSubmissions } from './sqlite-writer-codec.js';
+import { createWalSync, WAL_SYNC_MS } from './wal-sync.js';
 
 /**
  * The SQLite report writer thread (started by sqlite-report-writer.ts): stores the submissions
  * posted to it, in batches, on its own connection, and moves its inbox into `reports`
  * (sqlite-report-batch.ts) when asked, when it holds `inbox.rows` reports, `inbox.ms` after
- * it stopped being empty, and before it closes. Imports nothing but better-sqlite3 and the
- * batch it runs.
+ * it stopped being empty, and before it closes. Under `SQLITE_SYNC=normal` (the default) its
+ * commits are not fsynced one by one: wal-sync.ts fsyncs the WAL within 50 ms of each. Imports
+ * nothing but better-sqlite3, node:fs and the batch it runs.
  */
 
 /** About the upper bound of one batch, so one COMMIT never holds a very long transaction. */
 const MAX_BATCH = 256;
 
 const port = parentPort!;
-const { path, freeTier, inbox } = workerData as WriterThreadData;
+const { path, freeTier, inbox, sync } = workerData as WriterThreadData;
 const { sqlite, batch } = open();
+let walSync =
+  sync === 'normal'
+    ? createWalSync(`${path}-wal`, WAL_SYNC_MS, () => {
+        // The disk refused an fsync: from now on SQLite fsyncs each commit itself, so a commit
+        // that cannot reach the disk fails its own submissions (a 500 with the cause logged).
+        sqlite.pragma('synchronous = FULL');
+        walSync = null;
+      })
+    : null;
 let moveTimer: NodeJS.Timeout | null = null;
 const ready: FromWriterThread = { type: 'ready' };
 port.postMessage(ready);
@@ -28,6 +39,7 @@ moveInbox();
 function open() {
   try {
     const sqlite = openSqliteConnection(path);
+    if (sync === 'normal') sqlite.pragma('synchronous = NORMAL');
     return { sqlite, batch: createSqliteReportBatch(sqlite, freeTier) };
   } catch (error) {
     // better-sqlite3's SqliteError reaches the parent thread as a bare { code }: a plain Error
@@ -65,6 +77,7 @@ port.on('message', (first: ToWriterThread) => {
   }
   if (submissions.length > 0) {
     const results = batch.storeBatch(submissions.map(({ item }) => item));
+    walSync?.committed();
     const reply: FromWriterThread = packResults(
       submissions.map(({ seq }, i) => ({ seq, item: results[i]! })),
     );
@@ -74,6 +87,7 @@ port.on('message', (first: ToWriterThread) => {
   if (closing || moveAsked || batch.inboxRows() >= inbox.rows) moveInbox();
   else if (batch.inboxRows() > 0) moveTimer ??= setTimeout(moveInbox, inbox.ms);
   if (closing) {
+    walSync?.close();
     sqlite.close();
     port.close();
   }

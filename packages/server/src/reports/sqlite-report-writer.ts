@@ -1,11 +1,14 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import type { SqliteSync } from '../config.js';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
 import { type Numbered, packSubmissions, unpackResults } from './sqlite-writer-codec.js';
 
 export interface WriterThreadData {
   path: string;
   freeTier: number | null;
+  /** `SQLITE_SYNC`: `full` fsyncs each commit before its 201, `normal` within 50 ms of it. */
+  sync: SqliteSync;
   /** When the thread moves its inbox into `reports` unasked: at this many reports, or this long
    * after a first report entered it. */
   inbox: { rows: number; ms: number };
@@ -55,9 +58,17 @@ const MAX_RETRY_MS = 30_000;
  */
 export function createSqliteReportWriter(
   path: string,
-  freeTier: number | null,
-  startThread: (data: WriterThreadData) => Worker = startWriterThread,
-  inbox = INBOX_MOVE,
+  {
+    freeTier,
+    sync,
+    startThread = startWriterThread,
+    inbox = INBOX_MOVE,
+  }: {
+    freeTier: number | null;
+    sync: SqliteSync;
+    startThread?: (data: WriterThreadData) => Worker;
+    inbox?: WriterThreadData['inbox'];
+  },
 ): ReportWriter {
   const pending = new Map<
     number,
@@ -125,7 +136,7 @@ export function createSqliteReportWriter(
   }
 
   function spawn(): Worker {
-    const thread = startThread({ path, freeTier, inbox });
+    const thread = startThread({ path, freeTier, sync, inbox });
     let ready = false;
     thread.on('message', (reply: FromWriterThread) => {
       if (typeof reply !== 'string') {
