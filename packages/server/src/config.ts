@@ -48,7 +48,7 @@ const Env = z.object({
  * When a SQLite report commit reaches the disk (README, Configuration). Both survive `kill -9`
  * of the server (DESIGN §2). `normal`: the 201 leaves after the commit, and the WAL is fsynced
  * within 50 ms, so a power cut can lose at most that window. `full`: the 201 leaves after the
- * commit's own fsync, at ~20 % less ingest (BENCHMARKS.md).
+ * commit's own fsync, at 5–20 % less ingest (BENCHMARKS.md, item 10).
  */
 export type SqliteSync = 'normal' | 'full';
 

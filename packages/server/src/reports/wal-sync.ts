@@ -9,7 +9,8 @@ export type Fdatasync = (fd: number, done: (error: NodeJS.ErrnoException | null)
 export interface WalSync {
   /** After a commit: the WAL is fsynced within `ms`, one fsync for every commit until then. */
   committed(): void;
-  /** Before the connection closes: fsyncs what is pending now, on the calling thread. */
+  /** Before the connection closes: fsyncs what is pending now, on the calling thread (a
+   * failure goes to `onFailure`, so the connection still closes). */
   close(): void;
 }
 
@@ -51,7 +52,7 @@ export function createWalSync(
     }
     if (fd !== null && fstatSync(fd).ino === ino) return fd;
     if (fd !== null) closeSync(fd);
-    fd = null;
+    fd = null; // until the open succeeds
     fd = openSync(walPath, 'r');
     return fd;
   }
@@ -94,10 +95,15 @@ export function createWalSync(
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      const target = walFd();
-      if (target !== null) fdatasyncSync(target);
-      if (fd !== null) closeSync(fd);
-      fd = null;
+      try {
+        const target = walFd();
+        if (target !== null) fdatasyncSync(target);
+      } catch (error) {
+        onFailure(error as Error);
+      } finally {
+        if (fd !== null) closeSync(fd);
+        fd = null;
+      }
     },
   };
 }
