@@ -48,7 +48,12 @@ function open() {
   }
 }
 
-/** Moves the inbox and tells the parent thread, which answers the readers waiting for it. */
+/**
+ * Moves the inbox and tells the parent thread, which answers the readers waiting for it. A move
+ * asks for no fsync of its own (SQLITE_SYNC=normal): it adds no report, only relocates them. The
+ * fsync that their batches scheduled covers it too (one fsync covers the whole WAL), and a power
+ * cut before that fsync undoes the move with the batches, as for any report of the window.
+ */
 function moveInbox(): void {
   if (moveTimer) clearTimeout(moveTimer);
   moveTimer = null;
