@@ -50,9 +50,10 @@ function open() {
 
 /**
  * Moves the inbox and tells the parent thread, which answers the readers waiting for it. A move
- * asks for no fsync of its own (SQLITE_SYNC=normal): it adds no report, only relocates them. The
- * fsync that their batches scheduled covers it too (one fsync covers the whole WAL), and a power
- * cut before that fsync undoes the move with the batches, as for any report of the window.
+ * asks for no fsync of its own (SQLITE_SYNC=normal): it adds no report, only relocates them.
+ * Either the fsync their batches scheduled is still to come, and covers the move too (one fsync
+ * covers the whole WAL), or it has run, and a power cut that undoes the move leaves them in the
+ * inbox, to be moved at the next start.
  */
 function moveInbox(): void {
   if (moveTimer) clearTimeout(moveTimer);
