@@ -4,7 +4,7 @@ import type { ReportSubmission } from './report-writer.js';
 import { createSqliteReportBatch } from './sqlite-report-batch.js';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './sqlite-report-writer.js';
 import { type Numbered, packResults, unpackSubmissions } from './sqlite-writer-codec.js';
-import { createWalSync, WAL_SYNC_MS } from './wal-sync.js';
+import { createWalSync, WAL_SYNC_MS, type WalSync } from './wal-sync.js';
 
 /**
  * The SQLite report writer thread (started by sqlite-report-writer.ts): stores the submissions
@@ -21,15 +21,16 @@ const MAX_BATCH = 256;
 const port = parentPort!;
 const { path, freeTier, inbox, sync } = workerData as WriterThreadData;
 const { sqlite, batch } = open();
-let walSync =
-  sync === 'normal'
-    ? createWalSync(`${path}-wal`, WAL_SYNC_MS, () => {
-        // The disk refused an fsync: from now on SQLite fsyncs each commit itself, so a commit
-        // that cannot reach the disk fails its own submissions (a 500 with the cause logged).
-        sqlite.pragma('synchronous = FULL');
-        walSync = null;
-      })
-    : null;
+let walSync: WalSync | null = null;
+if (sync === 'normal') {
+  sqlite.pragma('synchronous = NORMAL');
+  walSync = createWalSync(`${path}-wal`, WAL_SYNC_MS, () => {
+    // The disk refused an fsync: from now on SQLite fsyncs each commit itself, so a commit that
+    // cannot reach the disk fails its own submissions (a 500 with the cause logged).
+    sqlite.pragma('synchronous = FULL');
+    walSync = null;
+  });
+}
 let moveTimer: NodeJS.Timeout | null = null;
 const ready: FromWriterThread = { type: 'ready' };
 port.postMessage(ready);
@@ -39,7 +40,6 @@ moveInbox();
 function open() {
   try {
     const sqlite = openSqliteConnection(path);
-    if (sync === 'normal') sqlite.pragma('synchronous = NORMAL');
     return { sqlite, batch: createSqliteReportBatch(sqlite, freeTier) };
   } catch (error) {
     // better-sqlite3's SqliteError reaches the parent thread as a bare { code }: a plain Error
