@@ -1,33 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
+import { artifacts, ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
 
 /**
  * The dashboard end to end: a real server (SQLite) serving the built SPA, driven through
  * Debian's Chromium. The scenarios run in order as one user's first morning with Debrief.
  */
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../../..');
-const artifacts = join(root, 'test-artifacts');
-const CHROMIUM = '/usr/bin/chromium';
-/** Bound on each browser step; generous because CI shares two cores between test files. */
-const STEP_MS = 15_000;
 /** A small quota, so the near-limit and over-limit notices can be reached. */
 const QUOTA = 30;
-
-function ensureDashboardBuilt(): void {
-  if (existsSync(join(root, 'packages/dashboard/dist/index.html'))) return;
-  execFileSync('npm', ['run', 'build', '-w', 'packages/dashboard'], {
-    cwd: root,
-    stdio: 'pipe',
-    timeout: 110_000,
-  });
-}
 
 describe('dashboard in a browser', { timeout: 60_000 }, () => {
   let server: TestServer;
@@ -55,13 +38,8 @@ describe('dashboard in a browser', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     ensureDashboardBuilt();
-    mkdirSync(artifacts, { recursive: true });
     server = await startTestServer('sqlite', { FREE_TIER_MONTHLY_REPORTS: String(QUOTA) });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      timeout: 30_000,
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     context.setDefaultTimeout(STEP_MS);
