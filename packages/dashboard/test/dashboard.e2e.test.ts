@@ -203,8 +203,7 @@ describe('dashboard in a browser', { timeout: 60_000 }, () => {
     await expect
       .poll(async () => new Set(await tools.allTextContents()))
       .toEqual(new Set(['get_alerts']));
-    await page.getByLabel('Source', { exact: true }).fill('cursor');
-    await page.getByLabel('Source', { exact: true }).press('Enter');
+    await page.getByLabel('Source', { exact: true }).selectOption('cursor');
     await page.waitForURL(/source=cursor/);
     await expect
       .poll(async () => new Set(await page.locator('.report-source').allTextContents()))

@@ -155,6 +155,17 @@ export const ToolStats = z.object({
 });
 export type ToolStats = z.infer<typeof ToolStats>;
 
+/** The source filter lists at most this many sources, the busiest first. */
+export const SOURCES_LIMIT = 50;
+
+export const SourceStats = z.object({
+  /** Sources with their report counts, busiest first (then by name); reports without one are left out. */
+  sources: z.array(z.object({ source: z.string(), total: z.number().int().nonnegative() })),
+  /** True when the project has more sources than the list holds. */
+  truncated: z.boolean(),
+});
+export type SourceStats = z.infer<typeof SourceStats>;
+
 export const IntegrateInfo = z.object({
   public_url: z.string(),
   ingest_key: z.string(),

@@ -16,6 +16,7 @@ import { registerConsoleListProjects } from './console/list-projects.route.js';
 import { registerConsoleRenameProject } from './console/rename-project.route.js';
 import { registerConsoleRevokeApiKey } from './console/revoke-api-key.route.js';
 import { registerConsoleRotateIngestKey } from './console/rotate-ingest-key.route.js';
+import { registerConsoleSourceStats } from './console/sources.route.js';
 import { registerConsoleTimeseries } from './console/timeseries.route.js';
 import { registerConsoleToolStats } from './console/tools.route.js';
 import type { AppContext } from './context.js';
@@ -116,6 +117,7 @@ export async function createApp(
   registerConsoleRevokeApiKey(app, ctx);
   registerConsoleTimeseries(app, ctx);
   registerConsoleToolStats(app, ctx);
+  registerConsoleSourceStats(app, ctx);
   registerConsoleIntegrate(app, ctx);
   // Last: the dashboard's SPA fallback answers only GET paths no route above claims.
   registerDashboard(app, { dir: options.dashboardDir });

@@ -22,9 +22,11 @@ describe.each(DIALECTS)('dashboard console API errors on %s', (dialect) => {
       user.call(`/v1/console/projects/${id}/ingest-key/rotate`, { method: 'POST' }),
       user.call(`/v1/console/projects/${id}/timeseries`),
       user.call(`/v1/console/projects/${id}/tools`),
+      user.call(`/v1/console/projects/${id}/sources`),
       user.call(`/v1/console/projects/${id}/integrate`),
       user.call(`/v1/dashboard/${id}/reports`),
       user.call('/v1/console/projects/not-an-id/tools'),
+      user.call('/v1/console/projects/not-an-id/sources'),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(404);
@@ -82,5 +84,10 @@ describe.each(DIALECTS)('dashboard console API errors on %s', (dialect) => {
     }
     const tools = await user.call(`/v1/console/projects/${id}/tools?to=someday`);
     expect(tools.status).toBe(400);
+    for (const query of ['to=someday', 'tool_name=a&tool_name=b', `tool_name=${'x'.repeat(201)}`]) {
+      const sources = await user.call(`/v1/console/projects/${id}/sources?${query}`);
+      expect(sources.status, query).toBe(400);
+      expect(ProblemDetails.parse(sources.body).code).toBe('invalid_query');
+    }
   });
 });

@@ -7,6 +7,8 @@ import {
   IntegrateInfo,
   Project,
   ReportList,
+  SOURCES_LIMIT,
+  SourceStats,
   Timeseries,
   ToolStats,
 } from '@debrief/protocol';
@@ -203,6 +205,73 @@ describe.each(DIALECTS)('dashboard console API on %s', (dialect) => {
     expect((await tools('')).reduce((sum, t) => sum + t.total, 0)).toBe(12);
     expect((await tools('source=cli')).reduce((sum, t) => sum + t.total, 0)).toBe(6);
     expect(await tools('source=')).toEqual([]);
+  });
+
+  it('lists sources busiest first, the same from the counters as from counting', async () => {
+    const { project, ingest_key } = await newProject();
+    const sent: [string | undefined, string | undefined][] = [
+      ['cursor', 'search'],
+      ['cursor', 'search'],
+      ['cursor', 'edit'],
+      ['Claude', 'search'],
+      ['Claude', 'edit'],
+      ['b', 'edit'],
+      ['a', 'edit'],
+      [undefined, 'search'],
+    ];
+    for (const [source, tool_name] of sent) {
+      await call(`${server.url}/v1/reports`, {
+        body: { ingest_key, outcome: 'success', details: 'd', source, tool_name },
+      });
+    }
+    const sources = async (query: string) => {
+      const res = await user.call(`/v1/console/projects/${project.id}/sources?${query}`);
+      expect(res.status, query).toBe(200);
+      return SourceStats.parse(res.body);
+    };
+    // Ties in code-point order on both dialects: capitals before lower case.
+    expect(await sources('')).toEqual({
+      sources: [
+        { source: 'cursor', total: 3 },
+        { source: 'Claude', total: 2 },
+        { source: 'a', total: 1 },
+        { source: 'b', total: 1 },
+      ],
+      truncated: false,
+    });
+    expect((await sources('tool_name=search')).sources).toEqual([
+      { source: 'cursor', total: 2 },
+      { source: 'Claude', total: 1 },
+    ]);
+    // The source filter itself does not narrow its own choices.
+    expect(await sources('source=a')).toEqual(await sources(''));
+    for (const filter of ['', 'tool_name=search', 'tool_name=nope']) {
+      expect(await sources(filter), filter).toEqual(await sources(`${filter}&from=2000-01-01`));
+    }
+    expect((await sources('to=2020-01-01')).sources).toEqual([]);
+  });
+
+  it(`lists at most ${SOURCES_LIMIT} sources, and says when it left some out`, async () => {
+    const { project } = await newProject();
+    const at = new Date().toISOString();
+    for (let i = 0; i <= SOURCES_LIMIT; i++) {
+      const source = `agent-${String(i).padStart(3, '0')}`;
+      await seedReport(server.ctx.db, project.id, { outcome: 'success', at, source });
+      if (i === SOURCES_LIMIT)
+        await seedReport(server.ctx.db, project.id, { outcome: 'success', at, source });
+    }
+    for (const query of ['', '?from=2000-01-01']) {
+      const { sources, truncated } = SourceStats.parse(
+        (await user.call(`/v1/console/projects/${project.id}/sources${query}`)).body,
+      );
+      expect(truncated, query).toBe(true);
+      expect(sources).toHaveLength(SOURCES_LIMIT);
+      expect(sources[0]).toEqual({
+        source: `agent-${String(SOURCES_LIMIT).padStart(3, '0')}`,
+        total: 2,
+      });
+      expect(sources.at(-1)).toEqual({ source: 'agent-048', total: 1 });
+    }
   });
 
   it('gives the integrate page the skill block and snippets with the real key and URL', async () => {

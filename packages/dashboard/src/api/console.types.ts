@@ -5,6 +5,7 @@ import type {
   CreatedProject as CreatedProjectSchema,
   IntegrateInfo,
   SessionInfo,
+  SourceStats as SourceStatsSchema,
   Timeseries as TimeseriesSchema,
   ToolStats as ToolStatsSchema,
   Usage as UsageSchema,
@@ -27,4 +28,5 @@ export type Timeseries = TimeseriesSchema;
 export type TimeseriesDay = Timeseries['days'][number];
 export type ToolsSummary = ToolStatsSchema;
 export type ToolStats = ToolsSummary['tools'][number];
+export type SourcesSummary = SourceStatsSchema;
 export type Integration = IntegrateInfo;

@@ -1,9 +1,17 @@
 import { OUTCOMES } from '@debrief/protocol';
+import { useState } from 'react';
 import type { ToolStats } from '../api/console.types';
 import { formatCount, formatPercent, OUTCOME_LABELS } from '../ui/format';
 import { OutcomeLegend } from './outcome-legend';
 
-/** Reports per tool and outcome, worst success rate first (the API's order). */
+/** Rows shown before "Show all": the worst tools, which are the ones to read first. */
+const FIRST_ROWS = 8;
+
+/**
+ * Reports per tool and outcome, worst success rate first (the API's order). Capped at
+ * FIRST_ROWS rows (and the selected tool, wherever it ranks) until the user asks for all, so
+ * a project with many tools does not push the list down the page.
+ */
 export function ToolsTable({
   tools,
   selected,
@@ -13,9 +21,14 @@ export function ToolsTable({
   selected: string | null;
   onSelect(tool: string | null): void;
 }) {
+  const [showAll, setShowAll] = useState(false);
   if (tools.length === 0) {
     return <p className="muted">No reports in this range yet.</p>;
   }
+  const capped = !showAll && tools.length > FIRST_ROWS;
+  const rows = capped
+    ? tools.filter((tool, index) => index < FIRST_ROWS || tool.tool_name === selected)
+    : tools;
   return (
     <div className="table-scroll">
       <table className="table tools-table">
@@ -37,7 +50,7 @@ export function ToolsTable({
           </tr>
         </thead>
         <tbody>
-          {tools.map((tool) => (
+          {rows.map((tool) => (
             <tr
               key={tool.tool_name ?? '(none)'}
               aria-selected={selected !== null && tool.tool_name === selected}
@@ -71,6 +84,16 @@ export function ToolsTable({
           ))}
         </tbody>
       </table>
+      {tools.length > FIRST_ROWS && (
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={!capped}
+          onClick={() => setShowAll(capped)}
+        >
+          {capped ? `Show all ${formatCount(tools.length)} tools` : 'Show fewer'}
+        </button>
+      )}
       <OutcomeLegend />
     </div>
   );

@@ -9,7 +9,7 @@ export function IntegratePage({ project }: { project: ConsoleProject }) {
   const { api } = useSession();
   const path = `/v1/console/projects/${project.id}/integrate`;
   const info = useResource(path, () => api.get<Integration>(path));
-  if (info.error) return <ErrorNotice error={info.error} />;
+  if (info.error) return <ErrorNotice error={info.error} onRetry={info.reload} />;
   if (!info.data) return <Loading />;
   const data = info.data;
   return (

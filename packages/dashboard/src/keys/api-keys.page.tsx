@@ -120,7 +120,7 @@ export function ApiKeysSection() {
       )}
 
       {keys.error ? (
-        <ErrorNotice error={keys.error} />
+        <ErrorNotice error={keys.error} onRetry={keys.reload} />
       ) : !keys.data ? (
         <Loading />
       ) : active.length === 0 ? (

@@ -69,7 +69,7 @@ function IngestKeyCard({ project }: { project: ConsoleProject }) {
           </button>
         </div>
       ) : key.error ? (
-        <ErrorNotice error={key.error} />
+        <ErrorNotice error={key.error} onRetry={key.reload} />
       ) : (
         <Loading />
       )}

@@ -27,7 +27,11 @@ export function ProjectLayout({
   const project = projects.data?.find((candidate) => candidate.id === projectId);
   useTitle(TABS.find((item) => item.id === tab)?.label ?? 'Reports', project?.name ?? 'Project');
   if (!projects.data) {
-    return projects.error ? <ErrorNotice error={projects.error} /> : <Loading />;
+    return projects.error ? (
+      <ErrorNotice error={projects.error} onRetry={projects.reload} />
+    ) : (
+      <Loading />
+    );
   }
   if (!project) {
     return (

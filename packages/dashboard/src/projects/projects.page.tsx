@@ -22,7 +22,7 @@ export function ProjectsPage() {
           <p className="muted">One project per tool or product. Counts cover the last 7 days.</p>
         </div>
       </div>
-      <ErrorNotice error={projects.error} />
+      <ErrorNotice error={projects.error} onRetry={projects.reload} />
       {!list && !projects.error && <Loading />}
       {list && list.length === 0 && <CreateProjectForm first />}
       {list && list.length > 0 && (

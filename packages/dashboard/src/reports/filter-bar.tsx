@@ -1,5 +1,6 @@
-import { useEffect, useId, useState } from 'react';
-import { utcDateDaysAgo } from '../ui/format';
+import { useId } from 'react';
+import type { SourcesSummary } from '../api/console.types';
+import { formatCount, utcDateDaysAgo } from '../ui/format';
 import { hasNarrowingFilters, type ReportFilters } from './report-filters';
 
 const PRESETS = [
@@ -8,24 +9,27 @@ const PRESETS = [
   { label: '30 days', days: 29 },
 ] as const;
 
-/** Tool, source and date range. Dates are UTC days, like the API's date-only bounds. */
+/**
+ * Tool, source and date range. Dates are UTC days, like the API's date-only bounds. Tools and
+ * sources are chosen from what the project has received (a source is matched exactly, so a
+ * typed one would miss on case alone); a value from the URL that the list lacks stays offered.
+ */
 export function FilterBar({
   filters,
   tools,
+  sources,
   onChange,
 }: {
   filters: ReportFilters;
   tools: string[];
+  sources: SourcesSummary | undefined;
   onChange(change: Partial<ReportFilters>): void;
 }) {
   const id = useId();
-  const [source, setSource] = useState(filters.source ?? '');
-  useEffect(() => setSource(filters.source ?? ''), [filters.source]);
-  const applySource = () => {
-    const value = source.trim() || null;
-    if (value !== filters.source) onChange({ source: value });
-  };
   const toolOptions = [...new Set([...tools, ...(filters.tool_name ? [filters.tool_name] : [])])];
+  const sourceOptions = sources?.sources ?? [];
+  const selectedSourceMissing =
+    filters.source !== null && !sourceOptions.some((item) => item.source === filters.source);
   const today = utcDateDaysAgo(0);
   const activePreset = PRESETS.find(
     (preset) => filters.from === utcDateDaysAgo(preset.days) && filters.to === null,
@@ -33,13 +37,11 @@ export function FilterBar({
   const allTime = !filters.from && !filters.to;
 
   return (
+    // Every control applies at once: there is nothing to submit.
     <form
       className="filters"
       aria-label="Filter reports"
-      onSubmit={(event) => {
-        event.preventDefault();
-        applySource();
-      }}
+      onSubmit={(event) => event.preventDefault()}
     >
       <div className="field">
         <label htmlFor={`${id}-tool`}>Tool</label>
@@ -58,14 +60,24 @@ export function FilterBar({
       </div>
       <div className="field">
         <label htmlFor={`${id}-source`}>Source</label>
-        <input
+        <select
           id={`${id}-source`}
-          type="search"
-          placeholder="Any source"
-          value={source}
-          onChange={(event) => setSource(event.target.value)}
-          onBlur={applySource}
-        />
+          value={filters.source ?? ''}
+          onChange={(event) => onChange({ source: event.target.value || null })}
+        >
+          <option value="">Any source</option>
+          {sourceOptions.map((item) => (
+            <option key={item.source} value={item.source}>
+              {item.source} ({formatCount(item.total)})
+            </option>
+          ))}
+          {selectedSourceMissing && <option value={filters.source ?? ''}>{filters.source}</option>}
+          {sources?.truncated && (
+            <option disabled value="-">
+              Only the {sourceOptions.length} busiest sources are listed
+            </option>
+          )}
+        </select>
       </div>
       <div className="field">
         <label htmlFor={`${id}-from`}>From (UTC)</label>
@@ -120,9 +132,6 @@ export function FilterBar({
           Clear filters
         </button>
       )}
-      <button type="submit" className="sr-only">
-        Apply filters
-      </button>
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { useResource } from '../api/use-resource';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { CodeBlock } from '../ui/copy-button';
-import { Loading } from '../ui/notice';
+import { ErrorNotice, Loading } from '../ui/notice';
 
 /** The empty state of a new project: a real command that sends the first report. */
 export function FirstReportGuide({ projectId }: { projectId: string }) {
@@ -26,7 +26,13 @@ export function FirstReportGuide({ projectId }: { projectId: string }) {
     <section className="card empty-guide" aria-labelledby="first-report">
       <h3 id="first-report">No reports yet</h3>
       <p>Send one now to see it arrive here, live — no reload needed. Run this in a terminal:</p>
-      {setup.data ? <CodeBlock code={command} label="curl command" wrap /> : <Loading />}
+      {setup.data ? (
+        <CodeBlock code={command} label="curl command" wrap />
+      ) : setup.error ? (
+        <ErrorNotice error={setup.error} onRetry={setup.reload} />
+      ) : (
+        <Loading />
+      )}
       <p className="muted">
         Then wire your agents: the <Link to={`/projects/${projectId}/integrate`}>Integrate</Link>{' '}
         tab has a SKILL.md block, an MCP tool and an Express route, filled in with this project's

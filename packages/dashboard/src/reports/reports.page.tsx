@@ -1,6 +1,11 @@
 import type { Report, ReportList } from '@debrief/protocol';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ConsoleProject, Timeseries, ToolsSummary } from '../api/console.types';
+import { useCallback, useEffect, useState } from 'react';
+import type {
+  ConsoleProject,
+  SourcesSummary,
+  Timeseries,
+  ToolsSummary,
+} from '../api/console.types';
 import { useResource } from '../api/use-resource';
 import { OutcomesChart } from '../charts/outcomes-chart';
 import { ToolsTable } from '../charts/tools-table';
@@ -19,10 +24,14 @@ import {
 } from './report-filters';
 import { ReportItem } from './report-item';
 import { useLiveReports } from './use-live-reports';
+import { useThrottledRefresh } from './use-throttled-refresh';
 
 const PAGE_SIZE = 20;
-/** Charts and usage are refreshed at most this often while reports stream in. */
-const REFRESH_DELAY_MS = 1500;
+/**
+ * While reports stream in, the panels the list cannot update by itself (chart, tools table,
+ * filter choices, usage meter) are fetched again at most this often, and once after the last.
+ */
+const REFRESH = { intervalMs: 2000, settleMs: 500 };
 
 export function ReportsPage({ project }: { project: ConsoleProject }) {
   const { api, refreshSession } = useSession();
@@ -44,6 +53,10 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const tools = useResource(`${consoleBase}/tools${toolsQuery}`, () =>
     api.get<ToolsSummary>(`${consoleBase}/tools${toolsQuery}`),
   );
+  const sourcesQuery = apiQuery(filters, ['from', 'to', 'tool_name']);
+  const sources = useResource(`${consoleBase}/sources${sourcesQuery}`, () =>
+    api.get<SourcesSummary>(`${consoleBase}/sources${sourcesQuery}`),
+  );
 
   // Reports that arrived live, highlighted briefly.
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
@@ -51,16 +64,18 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const [newer, setNewer] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new list query starts the count over
   useEffect(() => setNewer(0), [listQuery]);
-  const refreshTimer = useRef<number | undefined>(undefined);
-  const scheduleRefresh = useCallback(() => {
-    window.clearTimeout(refreshTimer.current);
-    refreshTimer.current = window.setTimeout(() => {
-      series.reload();
-      tools.reload();
-      refreshSession();
-    }, REFRESH_DELAY_MS);
-  }, [series.reload, tools.reload, refreshSession]);
-  useEffect(() => () => window.clearTimeout(refreshTimer.current), []);
+  const reloadPanels = useCallback(() => {
+    series.reload();
+    tools.reload();
+    sources.reload();
+    refreshSession();
+  }, [series.reload, tools.reload, sources.reload, refreshSession]);
+  const scheduleRefresh = useThrottledRefresh(reloadPanels, REFRESH);
+  // After a gap in the stream every panel may be stale or failed, not only the list.
+  const resync = useCallback(() => {
+    reports.reload();
+    reloadPanels();
+  }, [reports.reload, reloadPanels]);
 
   const onReport = useCallback(
     (report: Report) => {
@@ -93,7 +108,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
     },
     [filters, reports.mutate, scheduleRefresh],
   );
-  const status = useLiveReports(project.id, onReport, reports.reload);
+  const status = useLiveReports(project.id, onReport, resync);
 
   const list = reports.data;
   const pageCount = list
@@ -117,7 +132,12 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
         selected={filters.outcome}
         onSelect={(outcome) => setFilters({ outcome })}
       />
-      <FilterBar filters={filters} tools={toolNames} onChange={(change) => setFilters(change)} />
+      <FilterBar
+        filters={filters}
+        tools={toolNames}
+        sources={sources.data}
+        onChange={(change) => setFilters(change)}
+      />
 
       {neverReported ? (
         <FirstReportGuide projectId={project.id} />
@@ -132,12 +152,11 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                   {filters.from || filters.to ? '(selected range, UTC)' : '(last 14 days, UTC)'}
                 </span>
               </h3>
+              <ErrorNotice error={series.error} onRetry={series.reload} />
               {series.data ? (
                 <OutcomesChart days={series.data.days} />
-              ) : series.error ? (
-                <ErrorNotice error={series.error} />
               ) : (
-                <div className="chart-placeholder" />
+                !series.error && <div className="chart-placeholder" />
               )}
             </section>
             <section className="card" aria-labelledby="tools-title">
@@ -148,16 +167,15 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                   {filters.from || filters.to ? 'selected range' : 'all time'}
                 </span>
               </h3>
+              <ErrorNotice error={tools.error} onRetry={tools.reload} />
               {tools.data ? (
                 <ToolsTable
                   tools={tools.data.tools}
                   selected={filters.tool_name}
                   onSelect={(tool_name) => setFilters({ tool_name })}
                 />
-              ) : tools.error ? (
-                <ErrorNotice error={tools.error} />
               ) : (
-                <Loading />
+                !tools.error && <Loading />
               )}
             </section>
           </div>
@@ -179,7 +197,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                 </button>
               )}
             </div>
-            <ErrorNotice error={reports.error} />
+            <ErrorNotice error={reports.error} onRetry={reports.reload} />
             {!list && !reports.error && <Loading />}
             {list && list.reports.length === 0 && (
               <div className="empty card">

@@ -3,6 +3,8 @@ import {
   type ConsoleProject,
   formatWireTimestamp,
   type ReportStats,
+  SOURCES_LIMIT,
+  type SourceStats,
   type StatsQuery,
   TIMESERIES_DEFAULT_DAYS,
   TIMESERIES_MAX_DAYS,
@@ -14,9 +16,18 @@ import { toDate } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { listApiKeys } from '../keys/key.service.js';
 import { getOwnedProject, listProjects } from '../projects/project.service.js';
-import { countersAnswer, sumReportCountsByTool } from '../reports/report-counts.repository.js';
+import {
+  countersAnswer,
+  sumReportCountsBySource,
+  sumReportCountsByTool,
+} from '../reports/report-counts.repository.js';
 import { addToStats, emptyStats, isOutcome } from '../reports/report-stats.js';
-import { countByDay, countByTool, countRecentByProject } from './stats.repository.js';
+import {
+  countByDay,
+  countBySource,
+  countByTool,
+  countRecentByProject,
+} from './stats.repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -131,6 +142,33 @@ export async function projectToolStats(
           : a.tool_name.localeCompare(b.tool_name)),
   );
   return { tools };
+}
+
+/**
+ * The project's sources with their report counts, busiest first, under from/to/tool_name (not
+ * under `source`: the list offers the other sources while one is selected). At most
+ * SOURCES_LIMIT, so a project whose agents send a new source each time cannot grow it without
+ * bound; `truncated` says when some were left out.
+ */
+export async function projectSourceStats(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  query: Omit<StatsQuery, 'source'>,
+): Promise<SourceStats> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const filters = { toolName: query.tool_name, from: query.from?.start, before: query.to?.end };
+  const { dialect } = ctx.database;
+  // As projectToolStats: the running counters hold all time, a date range is counted.
+  const rows = countersAnswer(filters)
+    ? await sumReportCountsBySource(ctx.db, dialect, project.id, filters, SOURCES_LIMIT)
+    : await ctx.reportWriter
+        .flush()
+        .then(() => countBySource(ctx.db, dialect, project.id, filters, SOURCES_LIMIT));
+  return {
+    sources: rows.slice(0, SOURCES_LIMIT).map(({ source, n }) => ({ source, total: n })),
+    truncated: rows.length > SOURCES_LIMIT,
+  };
 }
 
 function wireTime(value: Date | string | null): string | null {

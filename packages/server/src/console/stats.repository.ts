@@ -1,7 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { applyReportFilters, groupKey, type ReportFilters } from '../reports/report.repository.js';
+import {
+  applyReportFilters,
+  byCodePoint,
+  groupKey,
+  type ReportFilters,
+} from '../reports/report.repository.js';
 
 /** The reports filters but `outcome`: charts show every outcome. */
 export type StatsFilters = Omit<ReportFilters, 'outcome'>;
@@ -78,4 +83,34 @@ export async function countByTool(
     .groupBy([groupKey(dialect, 'reports.tool_name'), 'reports.outcome'])
     .execute();
   return rows.map((row) => ({ toolName: row.tool_name, outcome: row.outcome, n: Number(row.n) }));
+}
+
+/**
+ * Sources by report count under the filters, busiest first, then by name in code-point order
+ * on both dialects. The rows with no source form a group of their own: up to `limit + 1` rows
+ * with a source, so the caller can tell whether the list was cut.
+ */
+export async function countBySource(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: Omit<StatsFilters, 'source'>,
+  limit: number,
+): Promise<{ source: string; n: number }[]> {
+  const n = sql<number | string>`count(*)`;
+  const rows = await applyReportFilters(
+    db.selectFrom('reports').select(['reports.source', n.as('n')]),
+    projectId,
+    filters,
+  )
+    .groupBy(groupKey(dialect, 'reports.source'))
+    .orderBy(n, 'desc')
+    .orderBy(byCodePoint(dialect, 'reports.source'))
+    // One more for the no-source group, which is dropped below.
+    .limit(limit + 2)
+    .execute();
+  return rows
+    .filter((row): row is typeof row & { source: string } => row.source !== null)
+    .slice(0, limit + 1)
+    .map((row) => ({ source: row.source, n: Number(row.n) }));
 }

@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { byCodePoint } from './report.repository.js';
 
 /** '' stands for an absent label in report_counts (its key columns cannot be NULL). */
 const label = (value: string | null | undefined) => value ?? '';
@@ -69,4 +71,32 @@ export async function sumReportCountsByTool(
     outcome: row.outcome,
     n: Number(row.n),
   }));
+}
+
+/**
+ * Sources by report count, from the counters, for an optional tool_name: busiest first, then by
+ * name in code-point order. Up to `limit + 1` rows, so the caller can tell whether the list was
+ * cut. Reports without a source ('' here) are left out.
+ */
+export async function sumReportCountsBySource(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: { toolName?: string },
+  limit: number,
+): Promise<{ source: string; n: number }[]> {
+  const n = sql<number | string>`sum(count)`;
+  let query = db
+    .selectFrom('report_counts')
+    .select(['source', n.as('n')])
+    .where('project_id', '=', projectId)
+    .where('source', '<>', '');
+  if (filters.toolName !== undefined) query = query.where('tool_name', '=', filters.toolName);
+  const rows = await query
+    .groupBy('source')
+    .orderBy(n, 'desc')
+    .orderBy(byCodePoint(dialect, 'source'))
+    .limit(limit + 1)
+    .execute();
+  return rows.map((row) => ({ source: row.source, n: Number(row.n) }));
 }

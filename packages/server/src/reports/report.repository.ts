@@ -69,9 +69,17 @@ export function applyReportFilters<O>(
  */
 export function groupKey(
   dialect: Dialect,
-  column: 'reports.outcome' | 'reports.tool_name',
+  column: 'reports.outcome' | 'reports.tool_name' | 'reports.source',
 ): RawBuilder<unknown> {
   return dialect === 'sqlite' ? sql`+${sql.ref(column)}` : sql`${sql.ref(column)}`;
+}
+
+/**
+ * An ORDER BY term for a text column in code-point order, the same on both dialects: SQLite
+ * compares bytes by default, PostgreSQL by the database's locale unless told "C".
+ */
+export function byCodePoint(dialect: Dialect, column: string): RawBuilder<unknown> {
+  return dialect === 'postgres' ? sql`${sql.ref(column)} collate "C"` : sql`${sql.ref(column)}`;
 }
 
 export async function listReportsPage(
