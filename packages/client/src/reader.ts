@@ -32,7 +32,7 @@ export interface ReportFilters {
   from?: string | Date;
   to?: string | Date;
   page?: number;
-  /** 1–100; the server clamps larger values to 100. */
+  /** Reports per page, 1–100; the server's default is 50 and it clamps larger values to 100. */
   limit?: number;
 }
 

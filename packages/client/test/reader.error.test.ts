@@ -27,6 +27,14 @@ describe('createReader failures', () => {
     expect(error.problem.detail).toContain('success, failure, confusing, gave_up, request');
   });
 
+  it('throws a 400 naming a filter the server does not have, rather than get every report', async () => {
+    const t = await server.tenant();
+    const reader = createReader({ apiKey: t.apiKey, baseUrl: server.url });
+    const error = await reader.getReports(t.projectId, { q: 'timeout' } as never).catch((e) => e);
+    expect(error).toMatchObject({ status: 400, code: 'invalid_query' });
+    expect(error.problem.detail).toContain('Unknown query parameter q');
+  });
+
   it('throws not found for a project of another account', async () => {
     const mine = await server.tenant();
     const theirs = await server.tenant();

@@ -54,6 +54,15 @@ describe('createReader against a real Debrief', () => {
     });
   });
 
+  it('gets 50 reports a page when no limit is given', async () => {
+    const { t, reader } = await seeded(1);
+    expect((await reader.getReports(t.projectId)).pagination).toEqual({
+      page: 1,
+      limit: 50,
+      total: 1,
+    });
+  });
+
   it('iterates every page, newest first, without repeats', async () => {
     const { t, reader, ids } = await seeded(5);
     const seen: string[] = [];

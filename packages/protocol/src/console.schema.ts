@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { PROJECT_NAME_MAX_LENGTH, Project } from './project.schema.js';
 import { parseTimeBound, type TimeBound } from './query.schema.js';
-import { describeValue, LABEL_MAX_LENGTH, ReportStats, WireTimestamp } from './report.schema.js';
+import {
+  describeValue,
+  hasNoNul,
+  LABEL_MAX_LENGTH,
+  NUL_CHARACTER_MESSAGE,
+  ReportStats,
+  WireTimestamp,
+} from './report.schema.js';
 
 /**
  * The session-authenticated JSON API of the dashboard (`/v1/auth/*`, `/v1/console/*`). The
@@ -165,6 +172,22 @@ export const SourceStats = z.object({
   truncated: z.boolean(),
 });
 export type SourceStats = z.infer<typeof SourceStats>;
+
+/**
+ * Query of `GET /v1/console/projects/:id/integrate`. `source` is the name of the skill the
+ * block is pasted into; it becomes the block's fixed `"source"`, so reports sent through it are
+ * told apart from other routes'. Same limits as a report's `source`; empty means none.
+ */
+export const IntegrateQuery = z.object({
+  source: z
+    .string()
+    .trim()
+    .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
+    .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
+    .optional()
+    .transform((value) => value || undefined),
+});
+export type IntegrateQuery = z.output<typeof IntegrateQuery>;
 
 export const IntegrateInfo = z.object({
   public_url: z.string(),

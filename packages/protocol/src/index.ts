@@ -7,3 +7,4 @@ export * from './project.schema.js';
 export * from './query.schema.js';
 export * from './report.schema.js';
 export * from './report-fast-path.js';
+export * from './service-index.schema.js';

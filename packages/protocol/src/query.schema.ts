@@ -7,7 +7,8 @@ import {
   Outcome,
 } from './report.schema.js';
 
-export const DEFAULT_PAGE_LIMIT = 20;
+/** The original specification's default page size of the read API. */
+export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 100;
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -122,3 +123,9 @@ export const ListReportsQuery = z
   });
 export type ListReportsQuery = z.output<typeof ListReportsQuery>;
 export type ListReportsQueryInput = z.input<typeof ListReportsQuery>;
+
+/**
+ * Query of `GET /v1/dashboard/{projectId}/events`: none. Resuming uses the `Last-Event-ID`
+ * header, which EventSource sends by itself; any parameter is refused as unknown.
+ */
+export const ReportEventsQuery = z.object({});

@@ -4,6 +4,7 @@ import { registerAuthConfig } from './accounts/auth-config.route.js';
 import { registerSignin } from './accounts/signin.route.js';
 import { registerSignup } from './accounts/signup.route.js';
 import { registerDocs } from './agent-resources/docs.route.js';
+import { registerFrontDoor } from './agent-resources/front-door.route.js';
 import { registerLlms } from './agent-resources/llms.route.js';
 import { registerOpenApi } from './agent-resources/openapi.route.js';
 import { registerSkill } from './agent-resources/skill.route.js';
@@ -100,6 +101,7 @@ export async function createApp(
   registerOpenApi(app, ctx);
   registerDocs(app, ctx);
   registerLlms(app, ctx);
+  registerFrontDoor(app, ctx, { dashboardDir: options.dashboardDir });
 
   registerSessions(app);
   registerAuthConfig(app, ctx);

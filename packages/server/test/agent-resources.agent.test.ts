@@ -6,6 +6,9 @@ import { startTestServer, type TestServer } from '../../../test/harness/test-ser
 import { bearer, call } from './http.js';
 import { fillPlaceholders, runLikeAnAgent, selfFeedbackCurl } from './skill-agent.js';
 
+/** What an agent sees before scrolling: the first 25 lines. */
+const firstScreen = (markdown: string) => markdown.split('\n').slice(0, 25).join('\n');
+
 describe.each(DIALECTS)('an agent follows /skill.md literally on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
@@ -19,6 +22,7 @@ describe.each(DIALECTS)('an agent follows /skill.md literally on %s', (dialect) 
     expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     const text = await res.text();
     expect(text).toContain('Feedback about Debrief itself is not set up yet');
+    expect(firstScreen(text)).toMatch(/About Debrief itself:.* not set up yet/);
     expect(text).not.toMatch(/wk_[0-9a-f]{32}/);
   });
 
@@ -28,6 +32,11 @@ describe.each(DIALECTS)('an agent follows /skill.md literally on %s', (dialect) 
       password: null,
     });
     const markdown = await (await fetch(`${server.url}/skill.md`)).text();
+    // The key is on the first screen, not only in the last section.
+    const key = /"ingest_key": "(wk_[0-9a-f]{32})"/.exec(selfFeedbackCurl(markdown))![1]!;
+    expect(firstScreen(markdown)).toContain(
+      `to report about this Debrief instance itself (this document, its API or its dashboard), use ingest key \`${key}\` with \`"source": "debrief"\``,
+    );
     const command = fillPlaceholders(selfFeedbackCurl(markdown), {
       outcome: 'confusing',
       tool_name: 'skill.md',

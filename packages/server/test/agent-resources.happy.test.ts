@@ -1,4 +1,4 @@
-import { ERROR_CODES, OUTCOMES, problemType } from '@debrief/protocol';
+import { DEFAULT_PAGE_LIMIT, ERROR_CODES, OUTCOMES, problemType } from '@debrief/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,7 @@ describe('agent resources', () => {
   it('documents every public endpoint, and every error with problem details', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
+        '/',
         '/v1/reports',
         '/v1/projects',
         '/v1/dashboard/{projectId}/reports',
@@ -155,6 +156,42 @@ describe('agent resources', () => {
     expect(text).toContain('feedbackRouter({ ingestKey');
     expect(text).not.toContain(server.url);
     expect(text.trimEnd().split('\n').at(-1)).toMatch(/not set up yet|Never put secrets/);
+  });
+
+  it('says everywhere that a page of reports holds 50 unless `limit` says otherwise', async () => {
+    expect(DEFAULT_PAGE_LIMIT).toBe(50);
+    const limit = doc.paths['/v1/dashboard/{projectId}/reports'].get.parameters.find(
+      (p: Dict) => p.name === 'limit',
+    );
+    expect(limit.description).toContain('default 50');
+    expect(
+      doc.paths['/v1/dashboard/{projectId}/reports'].get.responses['200'].content[
+        'application/json'
+      ].example.pagination.limit,
+    ).toBe(50);
+    const docs = await (await fetch(`${server.url}/docs`)).text();
+    expect(docs).toContain('default 50');
+    const skill = await (await fetch(`${server.url}/skill.md`)).text();
+    expect(skill).toContain('50 reports a page unless you pass `limit`');
+    const llms = await (await fetch(`${server.url}/llms.txt`)).text();
+    expect(llms).toContain('50 reports a page unless `limit` says otherwise');
+    for (const text of [docs, skill, llms])
+      expect(text).not.toMatch(/default 20|20 reports a page/);
+  });
+
+  it('documents that unknown query parameters are refused with invalid_query', async () => {
+    for (const path of ['/v1/dashboard/{projectId}/reports', '/v1/dashboard/{projectId}/events']) {
+      const operation = doc.paths[path].get;
+      expect(operation.description, path).toMatch(/invalid_query/);
+      expect(
+        operation.responses['400'].content['application/problem+json'].schema.allOf[1].properties
+          .code.enum,
+        path,
+      ).toContain('invalid_query');
+    }
+    const docs = await (await fetch(`${server.url}/docs`)).text();
+    const section = /id="error-invalid_query"[\s\S]*?<\/section>/.exec(docs)?.[0] ?? '';
+    expect(section).toMatch(/unknown parameter is refused/i);
   });
 
   it('/llms.txt links the three agent resources', async () => {

@@ -90,4 +90,20 @@ describe.each(DIALECTS)('dashboard console API errors on %s', (dialect) => {
       expect(ProblemDetails.parse(sources.body).code).toBe('invalid_query');
     }
   });
+
+  it("validates the integrate page's skill name like a report's source", async () => {
+    const created = await user.call('/v1/console/projects', { body: { name: 'Integrate' } });
+    const id = created.body.project.id as string;
+    for (const query of [`source=${'x'.repeat(201)}`, 'source=a%00b', 'source=a&source=b']) {
+      const res = await user.call(`/v1/console/projects/${id}/integrate?${query}`);
+      expect(res.status, query).toBe(400);
+      const problem = ProblemDetails.parse(res.body);
+      expect(problem.code).toBe('invalid_query');
+      expect(problem.errors?.map((e) => e.field)).toContain('source');
+    }
+    const longest = await user.call(
+      `/v1/console/projects/${id}/integrate?source=${'x'.repeat(200)}`,
+    );
+    expect(longest.status).toBe(200);
+  });
 });

@@ -18,6 +18,7 @@ import { startTestServer, type TestServer } from '../../../test/harness/test-ser
 import { bearer, call } from './http.js';
 import { seedReport } from './seed.js';
 import { type Browser, signUp } from './session-client.js';
+import { fillPlaceholders, runLikeAnAgent } from './skill-agent.js';
 
 describe.each(DIALECTS)('dashboard console API on %s', (dialect) => {
   let server: TestServer;
@@ -289,6 +290,35 @@ describe.each(DIALECTS)('dashboard console API on %s', (dialect) => {
     expect(fragment['/feedback'].post.requestBody.content['application/json'].schema).toMatchObject(
       { type: 'object', required: ['outcome', 'details'] },
     );
+  });
+
+  it("puts the skill's name in the SKILL.md block as source, so its reports carry it", async () => {
+    const { project } = await newProject('Skill source');
+    const plain = IntegrateInfo.parse(
+      (await user.call(`/v1/console/projects/${project.id}/integrate`)).body,
+    );
+    expect(plain.skill_block).not.toContain('"source"');
+    const blank = IntegrateInfo.parse(
+      (await user.call(`/v1/console/projects/${project.id}/integrate?source=%20%20`)).body,
+    );
+    expect(blank.skill_block).toBe(plain.skill_block);
+    const name = 'weather-skill "v2" ünïcode';
+    const res = await user.call(
+      `/v1/console/projects/${project.id}/integrate?source=${encodeURIComponent(` ${name} `)}`,
+    );
+    expect(res.status).toBe(200);
+    const info = IntegrateInfo.parse(res.body);
+    expect(info.skill_block).toContain(`"source": ${JSON.stringify(name)}`);
+    expect(info.mcp_snippet).toBe(plain.mcp_snippet);
+
+    // An agent runs the block as written: the report arrives with the skill's name.
+    const command = /```bash\n([\s\S]*?)\n```/.exec(info.skill_block)![1]!;
+    const answer = (await runLikeAnAgent(
+      fillPlaceholders(command, { outcome: 'success', tool_name: 'get_forecast', details: 'ok' }),
+    )) as { ok: boolean };
+    expect(answer.ok).toBe(true);
+    const list = ReportList.parse((await user.call(`/v1/dashboard/${project.id}/reports`)).body);
+    expect(list.reports[0]).toMatchObject({ source: name, tool_name: 'get_forecast' });
   });
 
   it('lets the session read reports and open the event stream of its project', async () => {

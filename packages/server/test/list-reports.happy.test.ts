@@ -56,7 +56,7 @@ describe.each(DIALECTS)('GET /v1/dashboard/{projectId}/reports on %s', (dialect)
       gave_up: 1,
       request: 1,
     });
-    expect(body.pagination).toEqual({ page: 1, limit: 20, total: 6 });
+    expect(body.pagination).toEqual({ page: 1, limit: 50, total: 6 });
     expect(body.reports[0]!.created_at).toBe('2026-01-14T12:00:00Z');
   });
 
@@ -125,7 +125,21 @@ describe.each(DIALECTS)('GET /v1/dashboard/{projectId}/reports on %s', (dialect)
     expect((await list('?page=9007199254740991')).reports).toEqual([]);
   });
 
-  it('ignores unknown query parameters', async () => {
-    expect((await list('?foo=bar')).reports).toHaveLength(6);
+  it('answers 50 reports a page when no limit is given (the specification default)', async () => {
+    const busy = await server.tenant();
+    for (let i = 0; i < 55; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+      await seedReport(server.ctx.db, busy.projectId, { outcome: 'success', at });
+    }
+    const res = await call(`${server.url}/v1/dashboard/${busy.projectId}/reports`, {
+      headers: bearer(busy.apiKey),
+    });
+    const first = ReportList.parse(res.body);
+    expect(first.pagination).toEqual({ page: 1, limit: 50, total: 55 });
+    expect(first.reports).toHaveLength(50);
+    const second = await call(`${server.url}/v1/dashboard/${busy.projectId}/reports?page=2`, {
+      headers: bearer(busy.apiKey),
+    });
+    expect(ReportList.parse(second.body).reports).toHaveLength(5);
   });
 });

@@ -184,6 +184,14 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
     abort.abort();
     contract.check({ status: res.status, headers: res.headers, body: first }, EVENTS, 'get');
     expect(first).toContain('event: ready');
+    const unknown = contract.check(
+      await call(`${server.url}/v1/dashboard/${t.projectId}/events?bogus=1`, {
+        headers: bearer(t.apiKey),
+      }),
+      EVENTS,
+      'get',
+    );
+    expect(unknown.body.code).toBe('invalid_query');
     const other = await server.tenant();
     contract.check(
       await call(`${server.url}/v1/dashboard/${other.projectId}/events`, {
@@ -204,6 +212,11 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
       '/llms.txt',
     ]) {
       const res = contract.check(await call(`${server.url}${path}`), path, 'get');
+      expect(res.status).toBe(200);
+    }
+    // The front door, as an agent asks for it (the app shell needs a dashboard build).
+    for (const accept of ['application/json', 'text/markdown', 'text/plain']) {
+      const res = contract.check(await call(`${server.url}/`, { headers: { accept } }), '/', 'get');
       expect(res.status).toBe(200);
     }
   });

@@ -1,15 +1,42 @@
+import { useEffect, useState } from 'react';
 import type { ConsoleProject, Integration } from '../api/console.types';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { CodeBlock } from '../ui/copy-button';
 import { ErrorNotice, Loading } from '../ui/notice';
 
+/**
+ * A report's `source` limit (`LABEL_MAX_LENGTH` in @debrief/protocol, which the server checks).
+ * Not imported: the module that defines it builds zod schemas, which would add zod to the bundle
+ * (about 27 kB gzipped, a third more).
+ */
+const SKILL_NAME_MAX_LENGTH = 200;
+
+/** Wait this long after the last keystroke before asking for the block with the new name. */
+const TYPING_PAUSE_MS = 300;
+
+function useSettled(value: string): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), TYPING_PAUSE_MS);
+    return () => window.clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
+
 /** The three ways to wire agents, filled in with this project's key and the public URL. */
 export function IntegratePage({ project }: { project: ConsoleProject }) {
   const { api } = useSession();
-  const path = `/v1/console/projects/${project.id}/integrate`;
+  // The skill's name becomes the block's `source`; the server renders the block with it.
+  const [skillName, setSkillName] = useState('');
+  const source = useSettled(skillName.trim());
+  const path = `/v1/console/projects/${project.id}/integrate${
+    source ? `?${new URLSearchParams({ source })}` : ''
+  }`;
   const info = useResource(path, () => api.get<Integration>(path));
-  if (info.error) return <ErrorNotice error={info.error} onRetry={info.reload} />;
+  // The previous answer stays on screen while a new name loads; an error replaces the page
+  // only when there is nothing to show.
+  if (info.error && !info.data) return <ErrorNotice error={info.error} onRetry={info.reload} />;
   if (!info.data) return <Loading />;
   const data = info.data;
   return (
@@ -27,6 +54,23 @@ export function IntegratePage({ project }: { project: ConsoleProject }) {
           Paste this block into the instructions agents read. It asks them to report after using a
           tool — and also when they could not use it at all.
         </p>
+        <label className="field skill-name">
+          <span>Skill name (optional)</span>
+          <input
+            name="skill-name"
+            maxLength={SKILL_NAME_MAX_LENGTH}
+            placeholder="e.g. weather-forecast"
+            autoComplete="off"
+            spellCheck={false}
+            value={skillName}
+            onChange={(event) => setSkillName(event.target.value)}
+          />
+          <small>
+            Sent as <code>source</code> with every report from this block, so you can tell this
+            skill's reports apart in the Reports tab.
+          </small>
+        </label>
+        {info.error ? <ErrorNotice error={info.error} /> : null}
         <CodeBlock
           code={data.skill_block}
           label="SKILL.md feedback block"

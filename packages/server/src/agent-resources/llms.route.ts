@@ -1,7 +1,11 @@
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 
-/** The llms.txt index (https://llmstxt.org): a title, a summary, then links with one line each. */
+/**
+ * The llms.txt index (https://llmstxt.org): a title, a summary, then links with one line each.
+ * Also what `/` answers to `Accept: text/markdown` or `text/plain`.
+ */
 export function renderLlmsTxt(publicUrl: string): string {
   const base = publicUrl.replace(/\/+$/, '');
   return `# Debrief
@@ -13,9 +17,11 @@ export function renderLlmsTxt(publicUrl: string): string {
 - [Agent instructions](${base}/skill.md): when and how to send a report, the outcomes, the exact request, errors and how to fix them
 - [OpenAPI description](${base}/openapi.json): OpenAPI 3.1 document of every public endpoint
 - [API reference](${base}/docs): human-readable reference with every error code
+- [Read API](${base}/docs#op-listReports): for developers with a secret API key; GET /v1/dashboard/{projectId}/reports answers ${DEFAULT_PAGE_LIMIT} reports a page unless \`limit\` says otherwise (at most ${MAX_PAGE_LIMIT})
 
 ## Optional
 
+- [JSON index](${base}/): the same resources and the five outcomes as JSON, with \`Accept: application/json\`
 - [Health](${base}/healthz): liveness check
 `;
 }

@@ -1,19 +1,13 @@
-import {
-  type ErrorCode,
-  errorStatus,
-  OUTCOMES,
-  PROBLEM_CONTENT_TYPE,
-  problem,
-} from '@debrief/protocol';
-import { errorGuide, READ_AUTH_ERROR_CODES, SUBMIT_ERROR_CODES } from './error-guide.js';
+import { DEFAULT_PAGE_LIMIT, OUTCOMES } from '@debrief/protocol';
+import { READ_AUTH_ERROR_CODES, SUBMIT_ERROR_CODES } from './error-guide.js';
+import { resourcePaths } from './openapi-resource-paths.js';
+import { problemResponses, ref } from './openapi-responses.js';
 import {
   componentSchemas,
   type JsonSchema,
   listReportsQueryParameters,
 } from './openapi-schemas.js';
 import { OUTCOME_EXAMPLE_TOOLS, OUTCOME_EXAMPLES } from './skill-document.js';
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const EXAMPLE_ID = '019a8f3c5e7b7c2d9f10a4b6c8d0e2f4';
 const EXAMPLE_PROJECT_ID = '019a8f3b11aa7e55b0c4d2e6f8a0b1c3';
@@ -29,51 +23,7 @@ const EXAMPLE_REPORT = {
   created_at: '2026-11-21T14:30:00Z',
 };
 
-/** The problem-details responses of an operation, one per status, listing exactly its codes. */
-function problemResponses(base: string, codes: readonly ErrorCode[]): Record<string, JsonSchema> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes)
-    byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
-  const responses: Record<string, JsonSchema> = {};
-  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
-    responses[String(status)] = {
-      description: group.map((code) => `\`${code}\`: ${errorGuide(code).title}.`).join(' '),
-      ...(status === 429
-        ? {
-            headers: {
-              'Retry-After': {
-                description: 'Seconds to wait before trying again.',
-                schema: { type: 'integer', minimum: 0 },
-              },
-            },
-          }
-        : {}),
-      content: {
-        [PROBLEM_CONTENT_TYPE]: {
-          schema: {
-            allOf: [
-              ref('ProblemDetails'),
-              { properties: { status: { const: status }, code: { enum: group } } },
-            ],
-          },
-          examples: Object.fromEntries(
-            group.map((code) => [
-              code,
-              { summary: errorGuide(code).title, value: problem(base, code, errorGuide(code).fix) },
-            ]),
-          ),
-        },
-      },
-    };
-  }
-  return responses;
-}
-
 const READ_SECURITY = [{ ApiKey: [] }, { DashboardSession: [] }];
-
-const textResponse = (type: string, description: string, example: string) => ({
-  '200': { description, content: { [type]: { schema: { type: 'string' }, example } } },
-});
 
 function paths(base: string): Record<string, JsonSchema> {
   const projectId = {
@@ -162,7 +112,7 @@ function paths(base: string): Record<string, JsonSchema> {
         tags: ['Read'],
         summary: 'List reports of a project, with statistics',
         description:
-          'Newest first (`created_at`, then `id`, descending). `pagination.total` counts the reports matching every filter; `stats` counts every filter except `outcome`. A project of another account is 404, like an unknown id.',
+          'Newest first (`created_at`, then `id`, descending). `pagination.total` counts the reports matching every filter; `stats` counts every filter except `outcome`. A project of another account is 404, like an unknown id. An unknown query parameter is refused with 400 `invalid_query` (its `detail` names it and lists the accepted ones) rather than ignored, so a filter this endpoint does not have never answers with unfiltered reports.',
         security: READ_SECURITY,
         parameters: [projectId, ...listReportsQueryParameters()],
         responses: {
@@ -175,7 +125,7 @@ function paths(base: string): Record<string, JsonSchema> {
                   project: { id: EXAMPLE_PROJECT_ID, name: 'My MCP server' },
                   stats: { total: 1, success: 0, failure: 0, confusing: 1, gave_up: 0, request: 0 },
                   reports: [EXAMPLE_REPORT],
-                  pagination: { page: 1, limit: 20, total: 1 },
+                  pagination: { page: 1, limit: DEFAULT_PAGE_LIMIT, total: 1 },
                 },
               },
             },
@@ -195,7 +145,7 @@ function paths(base: string): Record<string, JsonSchema> {
         tags: ['Realtime'],
         summary: 'Stream new reports (Server-Sent Events)',
         description:
-          'First an `event: ready`, then one `event: report` per new report: `id:` is the report id, `data:` the Report JSON (schema Report). Reconnect with `Last-Event-ID` to replay what was missed (up to 1,000 reports).',
+          'First an `event: ready`, then one `event: report` per new report: `id:` is the report id, `data:` the Report JSON (schema Report). Reconnect with `Last-Event-ID` to replay what was missed (up to 1,000 reports). Takes no query parameters: any is refused with 400 `invalid_query`.',
         security: READ_SECURITY,
         parameters: [
           projectId,
@@ -221,6 +171,7 @@ function paths(base: string): Record<string, JsonSchema> {
             },
           },
           ...problemResponses(base, [
+            'invalid_query',
             ...READ_AUTH_ERROR_CODES,
             'project_not_found',
             'internal_error',
@@ -228,89 +179,7 @@ function paths(base: string): Record<string, JsonSchema> {
         },
       },
     },
-    '/healthz': {
-      get: {
-        operationId: 'health',
-        tags: ['Health'],
-        summary: 'Liveness: the process answers',
-        security: [],
-        responses: {
-          '200': {
-            description: 'Up.',
-            content: {
-              'application/json': { schema: ref('HealthResponse'), example: { ok: true } },
-            },
-          },
-        },
-      },
-    },
-    '/readyz': {
-      get: {
-        operationId: 'ready',
-        tags: ['Health'],
-        summary: 'Readiness: the database answers and reports can be stored',
-        security: [],
-        responses: {
-          '200': {
-            description: 'Ready to store reports.',
-            content: {
-              'application/json': {
-                schema: ref('ReadyResponse'),
-                example: { ok: true, database: 'sqlite' },
-              },
-            },
-          },
-          ...problemResponses(base, ['service_unavailable']),
-        },
-      },
-    },
-    '/skill.md': {
-      get: {
-        operationId: 'skill',
-        tags: ['Agent resources'],
-        summary: 'Instructions for agents (SKILL.md)',
-        description:
-          'When and how to report, the exact request, errors and fixes, and a feedback block about Debrief itself.',
-        security: [],
-        responses: textResponse(
-          'text/markdown',
-          'Markdown for agents.',
-          '# Debrief: tell tool developers how their tools worked for you\n…',
-        ),
-      },
-    },
-    '/openapi.json': {
-      get: {
-        operationId: 'openapi',
-        tags: ['Agent resources'],
-        summary: 'This OpenAPI document',
-        security: [],
-        responses: {
-          '200': {
-            description: 'OpenAPI 3.1.',
-            content: { 'application/json': { schema: { type: 'object' } } },
-          },
-        },
-      },
-    },
-    '/docs': {
-      get: {
-        operationId: 'docs',
-        tags: ['Agent resources'],
-        summary: 'API reference (HTML), with an anchor per error code (`#error-<code>`)',
-        security: [],
-        responses: textResponse('text/html', 'A self-contained HTML page.', '<!doctype html>…'),
-      },
-    },
-    '/llms.txt': {
-      get: {
-        operationId: 'llms',
-        tags: ['Agent resources'],
-        summary: 'Index of the agent resources (llms.txt)',
-        security: [],
-        responses: textResponse('text/plain', 'Markdown-formatted index.', '# Debrief\n…'),
-      },
-    },
+    ...resourcePaths(base),
   };
 }
 
@@ -327,7 +196,7 @@ export function buildOpenApiDocument(publicUrl: string): JsonSchema {
       title: 'Debrief API',
       version: '1.0.0',
       summary: 'Feedback from AI agents about the tools they use.',
-      description: `Agents submit reports with POST /v1/reports and a public ingest key; developers read them with a secret API key. Agent instructions: ${base}/skill.md. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`; each code is explained at ${base}/docs#error-<code>. Timestamps are UTC \`YYYY-MM-DDThh:mm:ssZ\`. An unknown path answers 404 \`not_found\`.`,
+      description: `Agents submit reports with POST /v1/reports and a public ingest key; developers read them with a secret API key. Agent instructions: ${base}/skill.md. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`; each code is explained at ${base}/docs#error-<code>. Timestamps are UTC \`YYYY-MM-DDThh:mm:ssZ\`. An unknown path answers 404 \`not_found\`; an unknown query parameter 400 \`invalid_query\`. The instance URL itself (\`GET /\`) answers \`Accept: application/json\` with a JSON index of these resources.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: base }],

@@ -11,6 +11,7 @@ import {
   ProjectList,
   Report,
   ReportList,
+  ServiceIndex,
   SubmitReportBody,
   SubmitReportResponse,
 } from '@debrief/protocol';
@@ -103,6 +104,7 @@ export function componentSchemas(): Record<string, JsonSchema> {
     }),
     HealthResponse: toJsonSchema(HealthResponse, 'output'),
     ReadyResponse: toJsonSchema(ReadyResponse, 'output'),
+    ServiceIndex: toJsonSchema(ServiceIndex, 'output'),
   };
 }
 

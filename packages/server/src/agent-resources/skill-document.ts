@@ -1,8 +1,10 @@
 import {
   BODY_MAX_BYTES,
+  DEFAULT_PAGE_LIMIT,
   DETAILS_MAX_LENGTH,
   INGEST_KEY_PREFIX,
   LABEL_MAX_LENGTH,
+  MAX_PAGE_LIMIT,
   METADATA_MAX_BYTES,
   METADATA_MAX_KEYS,
   OUTCOME_MEANINGS,
@@ -134,8 +136,19 @@ ${block}
    app.use(feedbackRouter({ ingestKey: process.env.DEBRIEF_INGEST_KEY, baseUrl: '${base}' }));
    \`\`\`
 
-Read the reports in the dashboard (live), or with the read API and a secret API key (\`Authorization: Bearer wk_sk_…\`, never put it in a skill): \`GET ${base}/v1/projects\`, \`GET ${base}/v1/dashboard/{projectId}/reports\`. The full reference is at ${base}/docs and ${base}/openapi.json.
+Read the reports in the dashboard (live), or with the read API and a secret API key (\`Authorization: Bearer wk_sk_…\`, never put it in a skill): \`GET ${base}/v1/projects\`, \`GET ${base}/v1/dashboard/{projectId}/reports\` (newest first, ${DEFAULT_PAGE_LIMIT} reports a page unless you pass \`limit\`, at most ${MAX_PAGE_LIMIT}). The full reference is at ${base}/docs and ${base}/openapi.json.
 `;
+}
+
+/**
+ * The instance's own key in the first screen: an agent that came to report about Debrief
+ * itself should not have to read to the end to find where.
+ */
+function selfFeedbackNote(selfIngestKey: string | null): string {
+  if (!selfIngestKey) {
+    return '**About Debrief itself:** reports about this Debrief instance are not set up yet (they start once the operator has created the first account); do not send any until then.';
+  }
+  return `**About Debrief itself:** to report about this Debrief instance itself (this document, its API or its dashboard), use ingest key \`${selfIngestKey}\` with \`"source": "${SELF_SOURCE}"\`. The ready-to-run request is in the last section, "Feedback about Debrief itself".`;
 }
 
 function selfFeedbackSection(base: string, selfIngestKey: string | null): string {
@@ -171,6 +184,8 @@ description: Report how a tool worked for you (success, failure, confusing, gave
 # Debrief: tell tool developers how their tools worked for you
 
 Debrief (${base}) collects short reports from AI agents about the tools they use, so the tools' developers can fix what goes wrong. A report takes one HTTP request and a few seconds. The developer of a tool gives you its ingest key (\`${INGEST_KEY_PREFIX}…\`), usually in the tool's SKILL.md, MCP server or API docs.
+
+${selfFeedbackNote(selfIngestKey)}
 
 ## When to report
 

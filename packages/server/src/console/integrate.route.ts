@@ -1,17 +1,22 @@
-import type { IntegrateInfo } from '@debrief/protocol';
+import { type IntegrateInfo, IntegrateQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import { renderFeedbackBlock } from '../agent-resources/feedback-block.js';
 import type { AppContext } from '../context.js';
+import { parseQuery } from '../http/query.js';
 import { getIngestKey, issueIngestKey } from '../keys/key.service.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import { requireSession } from '../sessions/require-session.js';
 import { expressSnippet, mcpSnippet, openApiFragment } from './integrate-snippets.js';
 
-/** The three integration routes of a project, filled in with its key and this instance's URL. */
+/**
+ * The three integration routes of a project, filled in with its key and this instance's URL.
+ * `?source=<skill name>` puts that name in the SKILL.md block's body as `"source"`.
+ */
 export function registerConsoleIntegrate(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: { id: string } }>('/v1/console/projects/:id/integrate', {
     preHandler: requireSession(ctx),
     handler: async (request): Promise<IntegrateInfo> => {
+      const { source } = parseQuery(IntegrateQuery, request.query);
       const project = await getOwnedProject(ctx.db, request.accountId, request.params.id);
       const ingestKey =
         (await getIngestKey(ctx.db, project.id)) ?? (await issueIngestKey(ctx.db, project.id));
@@ -19,7 +24,7 @@ export function registerConsoleIntegrate(app: FastifyInstance, ctx: AppContext):
       return {
         public_url: publicUrl,
         ingest_key: ingestKey,
-        skill_block: renderFeedbackBlock({ publicUrl, ingestKey }),
+        skill_block: renderFeedbackBlock({ publicUrl, ingestKey, source }),
         mcp_snippet: mcpSnippet({ publicUrl, ingestKey }),
         express_snippet: expressSnippet({ publicUrl, ingestKey }),
         openapi_fragment: openApiFragment(),

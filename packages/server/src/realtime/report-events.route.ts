@@ -1,6 +1,7 @@
-import type { Report } from '@debrief/protocol';
+import { type Report, ReportEventsQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { parseQuery } from '../http/query.js';
 import { requireReader } from '../keys/require-reader.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import { listReportsAfterId } from '../reports/report.repository.js';
@@ -19,6 +20,7 @@ export function registerReportEvents(
   app.get<{ Params: { projectId: string } }>('/v1/dashboard/:projectId/events', {
     preHandler: requireReader(ctx),
     handler: async (request, reply) => {
+      parseQuery(ReportEventsQuery, request.query);
       const project = await getOwnedProject(ctx.db, request.accountId, request.params.projectId);
       const header = request.headers['last-event-id'];
       const lastEventId =

@@ -125,12 +125,28 @@ function acceptsHtml(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
+/** The build folder, with a trailing separator so that `fileFor` can check containment. */
+export function dashboardRoot(dir: string | undefined): string {
+  const chosen = dir ?? defaultDashboardDir();
+  return normalize(chosen.endsWith(sep) ? chosen : chosen + sep);
+}
+
+/** The app's `index.html`, or the page that says how to build it when there is no build. */
+export async function sendAppShell(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  root: string,
+): Promise<FastifyReply> {
+  if (await sendFile(request, reply, join(root, 'index.html'), '/index.html')) return reply;
+  return htmlHeaders(reply).code(503).send(notBuiltPage());
+}
+
+/** `/` itself is the front door's (front-door.route.ts): it negotiates what it answers. */
 export function registerDashboard(
   app: FastifyInstance,
   options: { dir?: string | undefined } = {},
 ): void {
-  const dir = options.dir ?? defaultDashboardDir();
-  const root = normalize(dir.endsWith(sep) ? dir : dir + sep);
+  const root = dashboardRoot(options.dir);
   app.get('/*', async (request, reply) => {
     const urlPath = request.url.split('?')[0] ?? '/';
     if (RESERVED.test(urlPath)) return reply.callNotFound();
@@ -138,7 +154,6 @@ export function registerDashboard(
     if (file && (await sendFile(request, reply, file, urlPath))) return reply;
     if (!acceptsHtml(request)) return reply.callNotFound();
     // A page of the single-page app (/projects/…): the app routes it in the browser.
-    if (await sendFile(request, reply, join(root, 'index.html'), '/index.html')) return reply;
-    return htmlHeaders(reply).code(503).send(notBuiltPage());
+    return sendAppShell(request, reply, root);
   });
 }
