@@ -1,9 +1,12 @@
 import { OUTCOMES } from '@debrief/protocol';
 import type { ToolStats } from '../api/console.types';
 import { formatCount, formatPercent, OUTCOME_LABELS } from '../ui/format';
-import { OutcomeLegend } from './outcome-legend';
 
-/** Reports per tool and outcome, worst success rate first (the API's order). */
+/**
+ * Reports per tool and outcome, worst success rate first (the API's order). On a phone the
+ * per-outcome columns give way (responsive.css) so the name, count and rate fit; tapping a tool
+ * shows its outcomes in the tiles.
+ */
 export function ToolsTable({
   tools,
   selected,
@@ -19,6 +22,11 @@ export function ToolsTable({
   return (
     <div className="table-scroll">
       <table className="table tools-table">
+        <caption>
+          Success rate = success ÷ (success + failure + confusing + gave up): the share of the
+          tool's uses that worked. Requests ask for something new and are not counted; a tool with
+          only requests has no rate (–).
+        </caption>
         <thead>
           <tr>
             <th scope="col">Tool</th>
@@ -26,13 +34,13 @@ export function ToolsTable({
               Reports
             </th>
             {OUTCOMES.map((outcome) => (
-              <th key={outcome} scope="col" className="num" title={OUTCOME_LABELS[outcome]}>
+              <th key={outcome} scope="col" className="num outcome-col">
                 <span className={`dot dot-${outcome}`} aria-hidden="true" />
-                <span className="th-short">{OUTCOME_LABELS[outcome]}</span>
+                {OUTCOME_LABELS[outcome]}
               </th>
             ))}
             <th scope="col" className="num">
-              Success
+              Success rate
             </th>
           </tr>
         </thead>
@@ -58,20 +66,28 @@ export function ToolsTable({
               </th>
               <td className="num">{formatCount(tool.total)}</td>
               {OUTCOMES.map((outcome) => (
-                <td key={outcome} className={tool[outcome] === 0 ? 'num zero' : 'num'}>
+                <td
+                  key={outcome}
+                  className={tool[outcome] === 0 ? 'num outcome-col zero' : 'num outcome-col'}
+                >
                   {formatCount(tool[outcome])}
                 </td>
               ))}
               <td className="num">
-                <span className={`rate ${rateClass(tool.success_rate)}`}>
-                  {formatPercent(tool.success_rate)}
-                </span>
+                {tool.success_rate === null ? (
+                  <span className="muted" title="Only requests: no use of the tool to rate">
+                    –
+                  </span>
+                ) : (
+                  <span className={`rate ${rateClass(tool.success_rate)}`}>
+                    {formatPercent(tool.success_rate)}
+                  </span>
+                )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <OutcomeLegend />
     </div>
   );
 }

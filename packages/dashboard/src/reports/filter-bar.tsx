@@ -36,10 +36,7 @@ export function FilterBar({
     <form
       className="filters"
       aria-label="Filter reports"
-      onSubmit={(event) => {
-        event.preventDefault();
-        applySource();
-      }}
+      onSubmit={(event) => event.preventDefault()}
     >
       <div className="field">
         <label htmlFor={`${id}-tool`}>Tool</label>
@@ -65,6 +62,15 @@ export function FilterBar({
           value={source}
           onChange={(event) => setSource(event.target.value)}
           onBlur={applySource}
+          // Enter applies the source. No hidden submit button for it: a keyboard user would tab
+          // onto an invisible control (the form has three text-like fields, so the browser
+          // does not submit it on Enter by itself).
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              applySource();
+            }
+          }}
         />
       </div>
       <div className="field">
@@ -120,9 +126,6 @@ export function FilterBar({
           Clear filters
         </button>
       )}
-      <button type="submit" className="sr-only">
-        Apply filters
-      </button>
     </form>
   );
 }
