@@ -139,7 +139,7 @@ export const TIMESERIES_DEFAULT_DAYS = 14;
 export const StatsQuery = z
   .object({ from: optionalBound, to: optionalBound, tool_name: label, source: label })
   .refine((q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(), {
-    error: 'from must not be after to',
+    error: 'must not be after to',
     path: ['from'],
   });
 export type StatsQuery = z.output<typeof StatsQuery>;
@@ -156,7 +156,11 @@ export const ToolStats = z.object({
     ReportStats.extend({
       /** null = reports sent without a tool name. */
       tool_name: z.string().nullable(),
-      success_rate: z.number().min(0).max(1),
+      /**
+       * success / (success + failure + confusing + gave_up): the share of the tool's uses that
+       * worked. `request` (a wish, not a use) is left out; null when no report describes a use.
+       */
+      success_rate: z.number().min(0).max(1).nullable(),
     }),
   ),
 });

@@ -118,7 +118,8 @@ export const ListReportsQuery = z
       .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT)),
   })
   .refine((q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(), {
-    error: 'from must not be after to',
+    // The field name leads the detail ("from must not be after to"), so it is not repeated.
+    error: 'must not be after to',
     path: ['from'],
   });
 export type ListReportsQuery = z.output<typeof ListReportsQuery>;

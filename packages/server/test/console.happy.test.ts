@@ -184,6 +184,33 @@ describe.each(DIALECTS)('dashboard console API on %s', (dialect) => {
     expect(none.tools).toEqual([]);
   });
 
+  it('rates tools over their uses: a request is no use, and only requests give no rate', async () => {
+    const { project, ingest_key } = await newProject();
+    for (const [outcome, tool] of [
+      ['request', 'wishlist'],
+      ['request', 'wishlist'],
+      ['request', 'wishlist'],
+      ['success', 'asked'],
+      ['request', 'asked'],
+      ['success', 'mixed'],
+      ['confusing', 'mixed'],
+      ['gave_up', 'mixed'],
+      ['failure', 'mixed'],
+    ] as const) {
+      await submit(ingest_key, outcome, tool);
+    }
+    for (const query of ['', 'from=2020-01-01']) {
+      // Both the running counters (all time) and counting (a range) answer.
+      const res = await user.call(`/v1/console/projects/${project.id}/tools?${query}`);
+      const { tools } = ToolStats.parse(res.body);
+      expect(tools.map((t) => [t.tool_name, t.total, t.success_rate])).toEqual([
+        ['mixed', 4, 0.25],
+        ['asked', 2, 1],
+        ['wishlist', 3, null],
+      ]);
+    }
+  });
+
   it('gives the same tools from the running counters (all time) as from counting (a range)', async () => {
     const { project, ingest_key } = await newProject();
     for (let i = 0; i < 12; i++) {

@@ -47,4 +47,9 @@ describe.each(DIALECTS)('GET /v1/dashboard/{projectId}/reports errors on %s', (d
     const res = await get('?outcome=great');
     expect(res.body.detail).toContain('success, failure, confusing, gave_up, request');
   });
+
+  it('says a reversed range once, naming the field once', async () => {
+    const res = await get('?from=2026-02-01&to=2026-01-01');
+    expect(res.body.detail).toBe('from must not be after to.');
+  });
 });

@@ -7,6 +7,8 @@ import { useWidth } from './use-width';
 
 const HEIGHT = 180;
 const MARGIN = { top: 10, right: 4, bottom: 24, left: 34 };
+/** About half the width of a day label ("Nov 12") at the axis' 11 px. */
+const LABEL_HALF_WIDTH = 22;
 
 /** The smallest 1-2-5 step at or above `value`, so the axis reads in round numbers. */
 function niceMax(value: number): number {
@@ -89,43 +91,60 @@ export function OutcomesChart({ days }: { days: TimeseriesDay[] }) {
                 );
               })}
               {(days.length - 1 - index) % labelEvery === 0 && (
-                <text
-                  className="chart-label"
-                  x={MARGIN.left + index * band + band / 2}
-                  y={HEIGHT - 6}
-                  textAnchor="middle"
-                >
-                  {formatDay(day.date)}
-                </text>
+                <DayLabel
+                  center={MARGIN.left + index * band + band / 2}
+                  right={width - MARGIN.right}
+                  date={day.date}
+                />
               )}
             </g>
           );
         })}
       </svg>
       <OutcomeLegend className="chart-legend" />
-      <table className="sr-only">
-        <caption>Reports per day and outcome</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {OUTCOMES.map((outcome) => (
-              <th key={outcome} scope="col">
-                {OUTCOME_LABELS[outcome]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.date}>
-              <th scope="row">{day.date}</th>
+      <div className="sr-only">
+        <table>
+          <caption>Reports per day and outcome</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
               {OUTCOMES.map((outcome) => (
-                <td key={outcome}>{day[outcome]}</td>
+                <th key={outcome} scope="col">
+                  {OUTCOME_LABELS[outcome]}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.date}>
+                <th scope="row">{day.date}</th>
+                {OUTCOMES.map((outcome) => (
+                  <td key={outcome}>{day[outcome]}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
+  );
+}
+
+/**
+ * A day under the axis, centred on its bar; a label that would run past the chart's right edge
+ * (the last day, on a narrow screen) ends at the edge instead of being clipped.
+ */
+function DayLabel({ center, right, date }: { center: number; right: number; date: string }) {
+  const fits = center + LABEL_HALF_WIDTH <= right;
+  return (
+    <text
+      className="chart-label"
+      x={fits ? center : right}
+      y={HEIGHT - 6}
+      textAnchor={fits ? 'middle' : 'end'}
+    >
+      {formatDay(date)}
+    </text>
   );
 }

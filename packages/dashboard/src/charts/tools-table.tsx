@@ -2,7 +2,6 @@ import { OUTCOMES } from '@debrief/protocol';
 import { useState } from 'react';
 import type { ToolStats } from '../api/console.types';
 import { formatCount, formatPercent, OUTCOME_LABELS } from '../ui/format';
-import { OutcomeLegend } from './outcome-legend';
 
 /** Rows shown before "Show all": the worst tools, which are the ones to read first. */
 const FIRST_ROWS = 8;
@@ -10,7 +9,9 @@ const FIRST_ROWS = 8;
 /**
  * Reports per tool and outcome, worst success rate first (the API's order). Capped at
  * FIRST_ROWS rows (and the selected tool, wherever it ranks) until the user asks for all, so
- * a project with many tools does not push the list down the page.
+ * a project with many tools does not push the list down the page. On a phone the per-outcome
+ * columns give way (responsive.css) so the name, count and rate fit; tapping a tool shows its
+ * outcomes in the tiles.
  */
 export function ToolsTable({
   tools,
@@ -32,6 +33,11 @@ export function ToolsTable({
   return (
     <div className="table-scroll">
       <table className="table tools-table">
+        <caption>
+          Success rate = success ÷ (success + failure + confusing + gave up): the share of the
+          tool's uses that worked. Requests ask for something new and are not counted; a tool with
+          only requests has no rate (–).
+        </caption>
         <thead>
           <tr>
             <th scope="col">Tool</th>
@@ -39,13 +45,13 @@ export function ToolsTable({
               Reports
             </th>
             {OUTCOMES.map((outcome) => (
-              <th key={outcome} scope="col" className="num" title={OUTCOME_LABELS[outcome]}>
+              <th key={outcome} scope="col" className="num outcome-col">
                 <span className={`dot dot-${outcome}`} aria-hidden="true" />
-                <span className="th-short">{OUTCOME_LABELS[outcome]}</span>
+                {OUTCOME_LABELS[outcome]}
               </th>
             ))}
             <th scope="col" className="num">
-              Success
+              Success rate
             </th>
           </tr>
         </thead>
@@ -71,14 +77,23 @@ export function ToolsTable({
               </th>
               <td className="num">{formatCount(tool.total)}</td>
               {OUTCOMES.map((outcome) => (
-                <td key={outcome} className={tool[outcome] === 0 ? 'num zero' : 'num'}>
+                <td
+                  key={outcome}
+                  className={tool[outcome] === 0 ? 'num outcome-col zero' : 'num outcome-col'}
+                >
                   {formatCount(tool[outcome])}
                 </td>
               ))}
               <td className="num">
-                <span className={`rate ${rateClass(tool.success_rate)}`}>
-                  {formatPercent(tool.success_rate)}
-                </span>
+                {tool.success_rate === null ? (
+                  <span className="muted" title="Only requests: no use of the tool to rate">
+                    –
+                  </span>
+                ) : (
+                  <span className={`rate ${rateClass(tool.success_rate)}`}>
+                    {formatPercent(tool.success_rate)}
+                  </span>
+                )}
               </td>
             </tr>
           ))}
@@ -94,7 +109,6 @@ export function ToolsTable({
           {capped ? `Show all ${formatCount(tools.length)} tools` : 'Show fewer'}
         </button>
       )}
-      <OutcomeLegend />
     </div>
   );
 }

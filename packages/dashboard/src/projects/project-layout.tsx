@@ -25,7 +25,12 @@ export function ProjectLayout({
   const { api } = useSession();
   const projects = useResource('projects', () => api.get<ConsoleProject[]>('/v1/console/projects'));
   const project = projects.data?.find((candidate) => candidate.id === projectId);
-  useTitle(TABS.find((item) => item.id === tab)?.label ?? 'Reports', project?.name ?? 'Project');
+  const missing = projects.data !== undefined && !project;
+  useTitle(
+    ...(missing
+      ? ['Project not found']
+      : [TABS.find((item) => item.id === tab)?.label ?? 'Reports', project?.name ?? 'Project']),
+  );
   if (!projects.data) {
     return projects.error ? (
       <ErrorNotice error={projects.error} onRetry={projects.reload} />

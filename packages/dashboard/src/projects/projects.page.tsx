@@ -1,5 +1,5 @@
 import { OUTCOMES } from '@debrief/protocol';
-import { type FormEvent, type ReactElement, useState } from 'react';
+import { type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import type { ConsoleProject, CreatedProject } from '../api/console.types';
 import { useResource } from '../api/use-resource';
 import { Link, navigate } from '../router';
@@ -92,6 +92,20 @@ function ProjectCard({ project, onRenamed }: { project: ConsoleProject; onRename
   const [name, setName] = useState(project.name);
   const [error, setError] = useState<unknown>(null);
   const counts = project.last_7_days;
+  // After a cancelled rename, focus goes back to the Rename button the user started from.
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (editing || !refocus) return;
+    renameButton.current?.focus();
+    setRefocus(false);
+  }, [editing, refocus]);
+  const cancel = () => {
+    setEditing(false);
+    setName(project.name);
+    setError(null);
+    setRefocus(true);
+  };
 
   async function rename(event: FormEvent) {
     event.preventDefault();
@@ -108,7 +122,13 @@ function ProjectCard({ project, onRenamed }: { project: ConsoleProject; onRename
   return (
     <li className="card project-card">
       {editing ? (
-        <form className="inline-form" onSubmit={rename}>
+        <form
+          className="inline-form"
+          onSubmit={rename}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') cancel();
+          }}
+        >
           <label className="field field-grow">
             <span>New name for “{project.name}”</span>
             <input
@@ -123,15 +143,7 @@ function ProjectCard({ project, onRenamed }: { project: ConsoleProject; onRename
           <button type="submit" className="button button-primary" disabled={!name.trim()}>
             Save
           </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              setEditing(false);
-              setName(project.name);
-              setError(null);
-            }}
-          >
+          <button type="button" className="button" onClick={cancel}>
             Cancel
           </button>
         </form>
@@ -143,6 +155,7 @@ function ProjectCard({ project, onRenamed }: { project: ConsoleProject; onRename
             </Link>
           </h2>
           <button
+            ref={renameButton}
             type="button"
             className="button button-small button-ghost"
             onClick={() => setEditing(true)}

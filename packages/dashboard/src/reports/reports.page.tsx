@@ -10,7 +10,7 @@ import { useResource } from '../api/use-resource';
 import { OutcomesChart } from '../charts/outcomes-chart';
 import { ToolsTable } from '../charts/tools-table';
 import { useSession } from '../session-context';
-import { formatCount } from '../ui/format';
+import { formatCount, formatDay } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { FilterBar } from './filter-bar';
 import { FirstReportGuide } from './first-report-guide';
@@ -39,18 +39,23 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const base = `/v1/dashboard/${project.id}`;
   const consoleBase = `/v1/console/projects/${project.id}`;
 
+  // A range that ends before it starts matches nothing: say so once, in the filter bar, and
+  // ask the server nothing (each panel would otherwise show the API's 400 on its own).
+  const rangeInvalid = Boolean(filters.from && filters.to && filters.from > filters.to);
+  const [insightsOpen, setInsightsOpen] = useState(false);
+
   const listQuery = apiQuery(filters, ['outcome', 'tool_name', 'source', 'from', 'to', 'page'], {
     limit: PAGE_SIZE,
   });
-  const reports = useResource(`${base}/reports${listQuery}`, () =>
+  const reports = useResource(rangeInvalid ? null : `${base}/reports${listQuery}`, () =>
     api.get<ReportList>(`${base}/reports${listQuery}`),
   );
   const seriesQuery = apiQuery(filters, ['from', 'to', 'tool_name', 'source']);
-  const series = useResource(`${consoleBase}/timeseries${seriesQuery}`, () =>
+  const series = useResource(rangeInvalid ? null : `${consoleBase}/timeseries${seriesQuery}`, () =>
     api.get<Timeseries>(`${consoleBase}/timeseries${seriesQuery}`),
   );
   const toolsQuery = apiQuery(filters, ['from', 'to', 'source']);
-  const tools = useResource(`${consoleBase}/tools${toolsQuery}`, () =>
+  const tools = useResource(rangeInvalid ? null : `${consoleBase}/tools${toolsQuery}`, () =>
     api.get<ToolsSummary>(`${consoleBase}/tools${toolsQuery}`),
   );
   const sourcesQuery = apiQuery(filters, ['from', 'to', 'tool_name']);
@@ -128,7 +133,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
         <LiveIndicator status={status} />
       </div>
       <OutcomeTiles
-        stats={list?.stats}
+        stats={rangeInvalid ? undefined : list?.stats}
         selected={filters.outcome}
         onSelect={(outcome) => setFilters({ outcome })}
       />
@@ -139,11 +144,31 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
         onChange={(change) => setFilters(change)}
       />
 
-      {neverReported ? (
+      {rangeInvalid ? (
+        <div className="notice notice-error" role="alert">
+          <p>
+            The start date ({formatDay(filters.from ?? '')}) is after the end date (
+            {formatDay(filters.to ?? '')}). Choose a From date on or before the To date.
+          </p>
+        </div>
+      ) : neverReported ? (
         <FirstReportGuide projectId={project.id} />
       ) : (
         <>
-          <div className="insights">
+          {/* On a phone the list comes first; the chart and tool table wait behind this. */}
+          <button
+            type="button"
+            className="button insights-toggle"
+            aria-expanded={insightsOpen}
+            aria-controls="insights"
+            onClick={() => setInsightsOpen((open) => !open)}
+          >
+            Chart and tools
+            <span className="insights-toggle-mark" aria-hidden="true">
+              {insightsOpen ? '▴' : '▾'}
+            </span>
+          </button>
+          <div id="insights" className={insightsOpen ? 'insights' : 'insights insights-closed'}>
             <section className="card" aria-labelledby="chart-title">
               <h3 id="chart-title" className="card-title">
                 Outcomes per day

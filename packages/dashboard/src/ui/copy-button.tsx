@@ -32,6 +32,7 @@ export function CopyButton({
     const timer = window.setTimeout(() => setState('idle'), 2000);
     return () => window.clearTimeout(timer);
   }, [state]);
+  const labels = { idle: label, copied: 'Copied', failed: 'Copy failed' };
   return (
     <button
       type="button"
@@ -43,8 +44,17 @@ export function CopyButton({
         )
       }
     >
-      <span aria-live="polite">
-        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Select and copy' : label}
+      {/* Every label is laid out in the same cell, the unused ones invisible, so the button is
+          as wide as its longest label and "Copied" never moves the field beside it. */}
+      <span className="copy-labels">
+        <span aria-live="polite">{labels[state]}</span>
+        {(['idle', 'copied', 'failed'] as const)
+          .filter((other) => other !== state)
+          .map((other) => (
+            <span key={other} className="copy-spare" aria-hidden="true">
+              {labels[other]}
+            </span>
+          ))}
       </span>
     </button>
   );

@@ -129,11 +129,12 @@ export async function projectToolStats(
   const tools = [...byTool].map(([tool_name, s]) => ({
     tool_name,
     ...s,
-    success_rate: s.total === 0 ? 0 : s.success / s.total,
+    success_rate: successRate(s),
   }));
+  // Worst rate first; tools with nothing to rate (only requests) after every rated one.
   tools.sort(
     (a, b) =>
-      a.success_rate - b.success_rate ||
+      (a.success_rate ?? 2) - (b.success_rate ?? 2) ||
       b.total - a.total ||
       (a.tool_name === null
         ? 1
@@ -169,6 +170,16 @@ export async function projectSourceStats(
     sources: rows.slice(0, SOURCES_LIMIT).map(({ source, n }) => ({ source, total: n })),
     truncated: rows.length > SOURCES_LIMIT,
   };
+}
+
+/**
+ * The share of a tool's uses that worked: success / (success + failure + confusing + gave_up).
+ * A `request` asks for something the tool lacks; it is not a use that went well or badly, so a
+ * tool with only requests has no rate (null) instead of ranking worst at 0 %.
+ */
+function successRate(s: ReportStats): number | null {
+  const uses = s.success + s.failure + s.confusing + s.gave_up;
+  return uses === 0 ? null : s.success / uses;
 }
 
 function wireTime(value: Date | string | null): string | null {
