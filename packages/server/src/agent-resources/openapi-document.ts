@@ -38,7 +38,7 @@ function problemResponses(base: string, codes: readonly ErrorCode[]): Record<str
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: group.map((code) => `\`${code}\`: ${errorGuide(code).title}.`).join(' '),
-      ...(status === 429
+      ...(status === 429 || status === 503
         ? {
             headers: {
               'Retry-After': {
@@ -152,7 +152,11 @@ function paths(base: string): Record<string, JsonSchema> {
               },
             },
           },
-          ...problemResponses(base, [...READ_AUTH_ERROR_CODES, 'internal_error']),
+          ...problemResponses(base, [
+            ...READ_AUTH_ERROR_CODES,
+            'internal_error',
+            'service_unavailable',
+          ]),
         },
       },
     },
@@ -185,6 +189,7 @@ function paths(base: string): Record<string, JsonSchema> {
             ...READ_AUTH_ERROR_CODES,
             'project_not_found',
             'internal_error',
+            'service_unavailable',
           ]),
         },
       },
@@ -224,6 +229,7 @@ function paths(base: string): Record<string, JsonSchema> {
             ...READ_AUTH_ERROR_CODES,
             'project_not_found',
             'internal_error',
+            'service_unavailable',
           ]),
         },
       },
