@@ -7,6 +7,15 @@ import { freePort } from './ports.js';
 /** A throwaway PostgreSQL cluster on a free loopback port, removed by `stop()`. */
 export interface PostgresCluster {
   url: string;
+  /**
+   * An outage: stops the server (`pg_ctl stop -m fast`: sessions are terminated with 57P01, as
+   * in a restart or failover) and keeps its data; `startServer()` brings it back on the same
+   * port. For tests of database faults: give them a cluster of their own.
+   */
+  stopServer(): void;
+  startServer(): void;
+  /** Both: a PostgreSQL restart. */
+  restart(): void;
   stop(): void;
 }
 
@@ -44,21 +53,36 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   const port = await freePort();
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-  run('pg_ctl', [
-    '-D',
-    dataDir,
-    '-l',
-    join(dir, 'postgres.log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
-    'start',
-  ]);
+  let running = false;
+  const startServer = () => {
+    run('pg_ctl', [
+      '-D',
+      dataDir,
+      '-l',
+      join(dir, 'postgres.log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+      'start',
+    ]);
+    running = true;
+  };
+  const stopServer = () => {
+    run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+    running = false;
+  };
+  startServer();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stopServer,
+    startServer,
+    restart() {
+      stopServer();
+      startServer();
+    },
     stop() {
       try {
-        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+        if (running) run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

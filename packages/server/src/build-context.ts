@@ -17,7 +17,15 @@ export async function buildContext(
   config: Config,
   log: FastifyBaseLogger,
 ): Promise<AppContext & { close(): Promise<void> }> {
-  const { database } = await openMigratedDatabase(config.databaseUrl);
+  const { database } = await openMigratedDatabase(config.databaseUrl, log);
+  if (database.created) {
+    // Said loudly: a new empty database at a path that should hold data (a moved file, a wrong
+    // DATABASE_URL or volume) makes every key look rotated, and the operator must notice.
+    log.warn(
+      { database: database.sqlitePath },
+      `Created a NEW, EMPTY SQLite database at ${database.sqlitePath}. If this instance had data, stop it now: DATABASE_URL (or the mounted volume) does not point at the existing database file.`,
+    );
+  }
   let writerToClose: ReportWriter | null = null;
   try {
     const db = database.kysely;

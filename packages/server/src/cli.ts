@@ -32,6 +32,11 @@ async function withDatabase<T>(
   run: (db: Database, applied: string[]) => Promise<T>,
 ): Promise<T> {
   const { database, applied } = await openMigratedDatabase(config.databaseUrl);
+  if (database.created) {
+    process.stderr.write(
+      `debrief: created a new, empty SQLite database at ${database.sqlitePath}\n`,
+    );
+  }
   try {
     return await run(database, applied);
   } finally {

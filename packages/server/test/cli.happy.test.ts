@@ -35,7 +35,12 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
       ],
       env,
     );
-    expect(res.stderr).toBe('');
+    // A new SQLite file is announced (issue 16: a wrong path must not pass unnoticed).
+    expect(res.stderr).toBe(
+      dialect === 'sqlite'
+        ? `debrief: created a new, empty SQLite database at ${database.url}\n`
+        : '',
+    );
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout);
     expect(Object.keys(out).sort()).toEqual(['account_id', 'api_key', 'ingest_key', 'project']);
@@ -43,23 +48,21 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
     expect(out.ingest_key).toMatch(INGEST_KEY_PATTERN);
     expect(isApiKeyWellFormed(out.api_key)).toBe(true);
 
-    const again = JSON.parse(
-      (
-        await runCli(
-          [
-            'bootstrap',
-            '--email',
-            'ops@example.test',
-            '--password',
-            'x',
-            '--project',
-            'Second',
-            '--json',
-          ],
-          env,
-        )
-      ).stdout,
+    const second = await runCli(
+      [
+        'bootstrap',
+        '--email',
+        'ops@example.test',
+        '--password',
+        'x',
+        '--project',
+        'Second',
+        '--json',
+      ],
+      env,
     );
+    expect(second.stderr).toBe('');
+    const again = JSON.parse(second.stdout);
     expect(again.account_id).toBe(out.account_id);
     expect(again.project.id).not.toBe(out.project.id);
   });

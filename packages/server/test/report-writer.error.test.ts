@@ -124,11 +124,12 @@ describe('a server whose report writer cannot open the file', () => {
     const response = await call<{ code: string; detail: string }>(`${url}/readyz`);
     expect(response.status).toBe(503);
     expect(response.body.code).toBe('service_unavailable');
-    expect(response.body.detail).toMatch(/report writer cannot open the database/);
+    expect(response.body.detail).toMatch(/report writer cannot write to the database/);
     expect(JSON.stringify(response.body)).not.toContain(broken.url);
   });
 
-  it('answers a submission at once with a 500 problem', async () => {
+  // Issue 16: a database the writer cannot use is a 503 the agent may retry, not a 500.
+  it('answers a submission at once with a 503 problem and Retry-After', async () => {
     const t = await server.tenant();
     const response = await call(`${url}/v1/reports`, {
       body: {
@@ -137,7 +138,9 @@ describe('a server whose report writer cannot open the file', () => {
         details: 'sent while the writer is down',
       },
     });
-    expect(response.status).toBe(500);
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ code: 'service_unavailable' });
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(JSON.stringify(response.body)).not.toContain(broken.url);
   });

@@ -37,7 +37,7 @@ const submission: fc.Arbitrary<Numbered<ReportSubmission>> = fc.record({
 const result: fc.Arbitrary<Numbered<BatchResult>> = fc.record({
   seq,
   item: fc.oneof(
-    fc.record({ error: text }),
+    fc.record({ error: text, code: fc.option(text, { nil: null }) }),
     fc.record({ outcome: fc.record({ status: fc.constant('stored' as const), projectId: text }) }),
     fc.record({ outcome: fc.record({ status: fc.constant('unknown_key' as const) }) }),
     fc.record({

@@ -52,7 +52,7 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
   internal_error:
     'Something failed on the server and nothing was changed. Retry once after a moment; if it persists, carry on with your task.',
   service_unavailable:
-    'The service cannot store reports right now (e.g. the database does not answer, or the server is restarting). Retry once after a few seconds.',
+    'The service cannot store reports right now (its database does not answer, the disk is full or read-only, or the server is restarting); nothing was stored. Retry once after the seconds in `Retry-After`; if it fails again, carry on with your task.',
 };
 
 export interface ErrorGuideEntry {

@@ -18,7 +18,7 @@ export function problemResponses(
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: group.map((code) => `\`${code}\`: ${errorGuide(code).title}.`).join(' '),
-      ...(status === 429
+      ...(status === 429 || status === 503
         ? {
             headers: {
               'Retry-After': {

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import type SQLite from 'better-sqlite3';
+import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { openSqliteConnection, sqlitePath } from './sqlite-connection.js';
+import { refuseOrphanedJournal, watchSqliteFile } from './sqlite-file.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -13,26 +16,39 @@ export interface Database {
   postgresUrl: string | null;
   /** The SQLite file (or `:memory:`), for the report writer's own connection. */
   sqlitePath: string | null;
+  /** True when opening created a new, empty SQLite file (start-up says so, loudly). */
+  created: boolean;
+  /** Why the database file is no longer the one opened (moved, replaced), or null (/readyz). */
+  fileProblem(): string | null;
   close(): Promise<void>;
 }
+
+/** Where connection errors of the pool go: the server's logger, or nowhere (CLI commands). */
+export type DatabaseLog = Pick<FastifyBaseLogger, 'warn'>;
+
+const SILENT: DatabaseLog = { warn: () => {} };
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-export function openDatabase(url: string): Database {
+export function openDatabase(url: string, log: DatabaseLog = SILENT): Database {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: openPool(url, log) }) });
     return {
       kysely,
       dialect: 'postgres',
       postgresUrl: url,
       sqlitePath: null,
+      created: false,
+      fileProblem: () => null,
       close: () => kysely.destroy(),
     };
   }
   const path = sqlitePath(url);
+  const memory = path === ':memory:';
+  if (!memory) refuseOrphanedJournal(path);
+  const created = !memory && !existsSync(path);
   const sqlite = openSqliteConnection(path);
   const kysely = new Kysely<DB>({
     dialect: new SqliteDialect({ database: forSharedFile(sqlite) }),
@@ -42,8 +58,40 @@ export function openDatabase(url: string): Database {
     dialect: 'sqlite',
     postgresUrl: null,
     sqlitePath: path,
+    created,
+    fileProblem: memory ? () => null : watchSqliteFile(path),
     close: () => kysely.destroy(),
   };
+}
+
+/**
+ * The PostgreSQL pool. A pg client whose connection drops (a PostgreSQL restart or failover,
+ * `pg_terminate_backend`, `idle_session_timeout`, a proxy closing an idle connection) emits
+ * 'error'; with no listener, Node ends the process (issue 16, finding 4). pg-pool listens only
+ * while a client is idle, so every client gets a listener of its own when it connects: the
+ * broken client is discarded (pg-pool drops a client that is not queryable when it is
+ * released), the query it was running fails (503, errors/storage-fault.ts), and the next query
+ * opens a new connection. A connect that hangs (a host that dropped off the network) gives up
+ * after 5 s instead of holding the request; TCP keep-alive notices a dead peer on idle ones.
+ */
+function openPool(url: string, log: DatabaseLog): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+  });
+  pool.on('connect', (client) => {
+    client.on('error', (error) =>
+      log.warn(
+        { err: error },
+        'a PostgreSQL connection was lost; the pool opens a new one when needed',
+      ),
+    );
+  });
+  // The same error of an idle client, re-emitted by pg-pool: already logged by its client.
+  pool.on('error', () => {});
+  return pool;
 }
 
 const STATEMENT_CACHE_SIZE = 500;

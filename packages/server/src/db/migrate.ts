@@ -1,6 +1,6 @@
 import { type Migration, Migrator } from 'kysely';
 import { printableDatabaseUrl, StartupError } from '../errors/startup-error.js';
-import { type Database, isPostgresUrl, openDatabase } from './database.js';
+import { type Database, type DatabaseLog, isPostgresUrl, openDatabase } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { sessionsMigration } from './migrations/0002-sessions.js';
 import { instanceSettingsMigration } from './migrations/0003-instance-settings.js';
@@ -38,13 +38,16 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
  */
 export async function openMigratedDatabase(
   url: string,
+  log?: DatabaseLog,
 ): Promise<{ database: Database; applied: string[] }> {
   let database: Database | null = null;
   try {
-    database = openDatabase(url);
+    database = openDatabase(url, log);
     return { database, applied: await migrateToLatest(database) };
   } catch (error) {
     await database?.close().catch(() => {});
+    // Already says what is wrong and what to do (an orphaned -wal beside a missing file).
+    if (error instanceof StartupError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     const fix = isPostgresUrl(url)
       ? 'check the host, port, database name and credentials, and that PostgreSQL is running'

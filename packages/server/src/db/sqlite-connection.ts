@@ -16,9 +16,14 @@ export function sqlitePath(url: string): string {
  * connection and the report writer's (reports/sqlite-report-worker.ts). Kept free of Kysely and
  * pg so that the worker thread loads only what it uses.
  */
-export function openSqliteConnection(path: string): SQLite.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
+export function openSqliteConnection(
+  path: string,
+  { mustExist = false }: { mustExist?: boolean } = {},
+): SQLite.Database {
+  if (path !== ':memory:' && !mustExist) mkdirSync(dirname(path), { recursive: true });
+  // mustExist: the report writer's connection never creates the file (the server's did, and
+  // migrated it); if it is gone, a new empty file there would hide where the reports went.
+  const sqlite = new SQLite(path, { fileMustExist: mustExist });
   // WAL lets readers run beside the writer. synchronous=FULL fsyncs the WAL on every commit, so
   // what this connection commits survives a power cut. The report writer's connection sets its
   // own, from SQLITE_SYNC (reports/sqlite-report-worker.ts).

@@ -7,6 +7,7 @@ import {
 } from '@debrief/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
+import { classifyStorageFault, type StorageFault } from './storage-fault.js';
 
 export function sendProblem(
   reply: FastifyReply,
@@ -63,14 +64,41 @@ export function frameworkErrorHandler(publicUrl: string) {
   };
 }
 
+/** What a caller is told when the database cannot be used: no path, no driver message. */
+export function storageUnavailableDetail(fault: StorageFault): string {
+  return `The database of this service cannot be used right now, so nothing was stored or changed. Retry after ${fault.retryAfterSeconds} seconds (Retry-After).`;
+}
+
+/** At most one log line per this many ms and fault code: an outage must not flood the log. */
+const FAULT_LOG_INTERVAL_MS = 10_000;
+
 /** One handler for every error of the app, so every failure has the one problem-details shape. */
 export function registerErrorHandling(app: FastifyInstance, publicUrl: string): void {
+  const faultLoggedAt = new Map<string, number>();
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
       return sendProblem(
         reply,
         problem(publicUrl, error.code, error.detail, error.options.errors as FieldError[]),
         error.options.headers,
+      );
+    }
+    // A database that cannot be reached, a full disk, a read-only file: a 503 the caller can
+    // retry, never a 500 (errors/storage-fault.ts decides which errors those are).
+    const fault = classifyStorageFault(error);
+    if (fault) {
+      const now = Date.now();
+      if (now - (faultLoggedAt.get(fault.code) ?? 0) >= FAULT_LOG_INTERVAL_MS) {
+        faultLoggedAt.set(fault.code, now);
+        request.log.warn(
+          { err: error, storageFault: fault.code },
+          'the database cannot be used: answering 503 (logged once per 10 s per cause)',
+        );
+      }
+      return sendProblem(
+        reply,
+        problem(publicUrl, 'service_unavailable', storageUnavailableDetail(fault)),
+        { 'Retry-After': String(fault.retryAfterSeconds) },
       );
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;

@@ -15,15 +15,25 @@ interface Notice {
   id?: string;
 }
 
+/** Reconnecting the LISTEN connection waits this long first, doubling up to the maximum. */
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 10_000;
+
 /**
  * Cross-instance delivery over PostgreSQL LISTEN/NOTIFY: every server process, this one
  * included, hears each NOTIFY and hands the report to its own subscribers.
+ *
+ * The LISTEN connection is one long-lived client outside the pool. When it drops (a restart or
+ * failover of PostgreSQL, `pg_terminate_backend`, a proxy closing it), it is replaced and LISTEN
+ * issued again, after 250 ms, then 0.5, 1 … 10 s while PostgreSQL cannot be reached. Notices
+ * sent while it is down are not heard; dashboards see those reports on their next load.
  */
 export class PgEventBus implements EventBus {
   private readonly local = new LocalEventBus();
   private client: pg.Client | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  private retryMs = 0;
 
   constructor(
     private readonly url: string,
@@ -34,29 +44,64 @@ export class PgEventBus implements EventBus {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /** Connects and LISTENs; rejects if it cannot (start-up fails then, with the cause). */
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
-    client.on('error', (error) => {
-      this.log.warn({ err: error }, 'realtime LISTEN connection failed; reconnecting');
-      this.reconnect();
-    });
+    await this.listen();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    let connected = false;
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      client.end().catch(() => {});
+      // Before it is connected, the failure rejects listen() instead; after close(), it is no
+      // longer the bus's client.
+      if (!connected || this.client !== client) return;
+      this.client = null;
+      this.log.warn(
+        error ? { err: error } : {},
+        'the realtime LISTEN connection was lost; reconnecting',
+      );
+      this.scheduleReconnect();
+    };
+    // A listener on 'error' is what keeps a dropped connection from ending the process.
+    client.on('error', onLost);
+    client.on('end', () => onLost());
     client.on('notification', (message) => {
       if (message.channel === CHANNEL && message.payload) void this.onNotice(message.payload);
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      onLost();
+      throw error;
+    }
+    if (lost) throw new Error('The LISTEN connection closed as it was set up.');
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    connected = true;
     this.client = client;
+    this.retryMs = 0;
   }
 
-  private reconnect(): void {
-    const old = this.client;
-    this.client = null;
-    old?.end().catch(() => {});
+  private scheduleReconnect(): void {
     if (this.closed || this.retry) return;
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs ? this.retryMs * 2 : RETRY_MIN_MS);
     this.retry = setTimeout(() => {
       this.retry = null;
-      this.start().catch(() => this.reconnect());
-    }, 1000);
+      this.listen().then(
+        () => {
+          if (!this.closed) this.log.info('the realtime LISTEN connection is back');
+        },
+        () => this.scheduleReconnect(),
+      );
+    }, this.retryMs);
   }
 
   private async onNotice(payload: string): Promise<void> {
@@ -89,7 +134,8 @@ export class PgEventBus implements EventBus {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
     await this.local.close();
-    await this.client?.end().catch(() => {});
+    const client = this.client;
     this.client = null;
+    await client?.end().catch(() => {});
   }
 }

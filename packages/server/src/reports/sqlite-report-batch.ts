@@ -1,9 +1,13 @@
 import type SQLite from 'better-sqlite3';
 import { type AccountQuota, monthlyQuotaLimit } from '../accounts/monthly-quota.js';
+import { errorCode } from '../errors/storage-fault.js';
 import type { ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
-/** What one submission of a batch came to: an outcome, or the message of the error it hit. */
-export type BatchResult = { outcome: SubmissionOutcome } | { error: string };
+/**
+ * What one submission of a batch came to: an outcome, or the error it hit (its message, and
+ * its SQLite code, which decides between a 503 and a 500: errors/storage-fault.ts).
+ */
+export type BatchResult = { outcome: SubmissionOutcome } | { error: string; code: string | null };
 
 type IngestTarget = AccountQuota & { project_id: string; account_id: string };
 
@@ -143,7 +147,10 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
         try {
           return { outcome: inTransaction.immediate([submission])[0]! };
         } catch (error) {
-          return { error: error instanceof Error ? error.message : String(error) };
+          return {
+            error: error instanceof Error ? error.message : String(error),
+            code: errorCode(error),
+          };
         }
       });
     }
@@ -164,5 +171,21 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
     inboxRows = 0;
   }
 
-  return { storeBatch, moveInbox, inboxRows: () => inboxRows };
+  const probe = sqlite.prepare(`
+    insert into instance_settings (key, value) values ('report_writer_probe', ?)
+    on conflict (key) do update set value = excluded.value
+  `);
+
+  /**
+   * Commits one small write that changes a page (the time of this probe in `instance_settings`),
+   * or throws why it cannot: a read-only file (SQLite opens a file it may not write read-only,
+   * without an error, and only refuses the first write), a full disk, an I/O error. Run when
+   * the thread starts and, while writes are failing, every few seconds, so /readyz turns ready
+   * again once the cause is gone even if nobody submits.
+   */
+  function probeWrite(): void {
+    probe.run(new Date().toISOString());
+  }
+
+  return { storeBatch, moveInbox, probeWrite, inboxRows: () => inboxRows };
 }

@@ -1,5 +1,6 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { openSqliteConnection } from '../db/sqlite-connection.js';
+import { errorCode, errorWithCode } from '../errors/storage-fault.js';
 import type { ReportSubmission } from './report-writer.js';
 import { createSqliteReportBatch } from './sqlite-report-batch.js';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './sqlite-report-writer.js';
@@ -37,15 +38,26 @@ port.postMessage(ready);
 // Reports a stopped server left in the inbox.
 moveInbox();
 
+/**
+ * Opens the file (never creating it: the server's connection did) and proves it can write:
+ * a file SQLite may only read opens without an error, and the thread would otherwise start
+ * and fail every submission (issue 16, finding 5).
+ */
 function open() {
   try {
-    const sqlite = openSqliteConnection(path);
-    return { sqlite, batch: createSqliteReportBatch(sqlite, freeTier) };
+    const sqlite = openSqliteConnection(path, { mustExist: true });
+    const batch = createSqliteReportBatch(sqlite, freeTier);
+    batch.probeWrite();
+    return { sqlite, batch };
   } catch (error) {
     // better-sqlite3's SqliteError reaches the parent thread as a bare { code }: a plain Error
-    // keeps its message (the parent fails start-up with it).
-    throw new Error(error instanceof Error ? error.message : String(error));
+    // keeps its message (the parent fails start-up with it) and its code (503 or 500).
+    throw errorWithCode(error instanceof Error ? error.message : String(error), errorCode(error));
   }
+}
+
+function failure(error: unknown): { error: string; code: string | null } {
+  return { error: error instanceof Error ? error.message : String(error), code: errorCode(error) };
 }
 
 /**
@@ -62,7 +74,18 @@ function moveInbox(): void {
   try {
     batch.moveInbox();
   } catch (error) {
-    reply = { type: 'moved', error: error instanceof Error ? error.message : String(error) };
+    reply = { type: 'moved', ...failure(error) };
+  }
+  port.postMessage(reply);
+}
+
+/** Tells the parent whether a write can be committed now (it asks while writes fail). */
+function probe(): void {
+  let reply: FromWriterThread = { type: 'probed' };
+  try {
+    batch.probeWrite();
+  } catch (error) {
+    reply = { type: 'probed', ...failure(error) };
   }
   port.postMessage(reply);
 }
@@ -72,9 +95,11 @@ port.on('message', (first: ToWriterThread) => {
   const submissions: Numbered<ReportSubmission>[] = [];
   let closing = false;
   let moveAsked = false;
+  let probeAsked = false;
   for (let message: ToWriterThread | undefined = first; message; ) {
     if (message.type === 'close') closing = true;
     else if (message.type === 'move') moveAsked = true;
+    else if (message.type === 'probe') probeAsked = true;
     else submissions.push(...unpackSubmissions(message.submissions));
     message =
       submissions.length < MAX_BATCH
@@ -89,6 +114,7 @@ port.on('message', (first: ToWriterThread) => {
     );
     port.postMessage(reply);
   }
+  if (probeAsked) probe();
   // After the results are posted: no 201 waits for a move.
   if (closing || moveAsked || batch.inboxRows() >= inbox.rows) moveInbox();
   else if (batch.inboxRows() > 0) moveTimer ??= setTimeout(moveInbox, inbox.ms);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { SqliteSync } from '../config.js';
+import { classifyStorageFault, errorCode, errorWithCode } from '../errors/storage-fault.js';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
 import { type Numbered, packSubmissions, unpackResults } from './sqlite-writer-codec.js';
 
@@ -26,16 +27,24 @@ export const INBOX_MOVE = { rows: 1000, ms: 100 };
 export type ToWriterThread =
   | { type: 'store'; submissions: string }
   | { type: 'move' }
+  | { type: 'probe' }
   | { type: 'close' };
 
 /**
  * Messages from the writer thread: `ready` once its connection is open, the packed results of
- * each committed batch, and `moved` after each move of its inbox, with why it failed if it did.
+ * each committed batch, `moved` after each move of its inbox and `probed` after each write
+ * probe, with why it failed if it did (message and SQLite code).
  */
-export type FromWriterThread = { type: 'ready' } | { type: 'moved'; error?: string } | string;
+export type FromWriterThread =
+  | { type: 'ready' }
+  | { type: 'moved' | 'probed'; error?: string; code?: string | null }
+  | string;
 
 /** How long a writer thread that failed to start waits before the next attempt, at most. */
 const MAX_RETRY_MS = 30_000;
+
+/** While writes fail with a storage fault, how often the thread tries a small write. */
+const PROBE_MS = 2000;
 
 /**
  * The report writer of a SQLite file: a worker thread with its own connection
@@ -54,7 +63,10 @@ const MAX_RETRY_MS = 30_000;
  * submissions it held fail with a 500 and a new thread starts. A thread that fails to start is
  * retried after 1 s, then 2, 4 … 30 s; until one starts, submissions fail at once with the cause
  * and `unavailable()` (/readyz) says why, instead of each request spawning a thread that fails.
- * `startThread` is for tests that need to hold the threads.
+ * A write that fails with a storage fault (disk full, read-only, I/O error) makes the writer
+ * unavailable until a write commits again; the errors keep their SQLite code, so the error
+ * handler answers 503 (errors/storage-fault.ts). `startThread` is for tests that need to hold
+ * the threads.
  */
 export function createSqliteReportWriter(
   path: string,
@@ -81,6 +93,13 @@ export function createSqliteReportWriter(
   let drained: (() => void) | null = null;
   /** Why the last thread could not start, while no thread has started since. */
   let startFailure: Error | null = null;
+  /**
+   * The storage fault the last write hit (disk full, read-only, I/O error), until a write
+   * commits again: /readyz is not ready meanwhile. Submissions still go to the thread: the
+   * first one that commits ends it.
+   */
+  let fault: Error | null = null;
+  let probeTimer: NodeJS.Timeout | null = null;
   let retryMs = 0;
   let retryTimer: NodeJS.Timeout | null = null;
   /** Whether a report acknowledged as stored may be in the thread's inbox, not in `reports`. */
@@ -115,6 +134,26 @@ export function createSqliteReportWriter(
     }
   }
 
+  /** A failed write: a storage fault makes the writer unavailable until a write commits. */
+  function wroteWith(error: Error | null): void {
+    if (!error) {
+      fault = null;
+      if (probeTimer) clearInterval(probeTimer);
+      probeTimer = null;
+      return;
+    }
+    if (!classifyStorageFault(error)) return;
+    fault = error;
+    if (probeTimer || closed) return;
+    // While nobody submits (a load balancer stops sending to an instance that is not ready),
+    // probes find out when the cause is gone.
+    probeTimer = setInterval(() => {
+      const message: ToWriterThread = { type: 'probe' };
+      worker?.postMessage(message);
+    }, PROBE_MS);
+    probeTimer.unref();
+  }
+
   function started(): void {
     startFailure = null;
     retryMs = 0;
@@ -123,7 +162,11 @@ export function createSqliteReportWriter(
 
   function failedToStart(cause: unknown): void {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    startFailure = new Error(`The report writer could not open ${path}: ${reason}`);
+    // With the cause's code (SQLITE_READONLY, SQLITE_CANTOPEN…): submissions meanwhile are 503s.
+    startFailure = errorWithCode(
+      `The report writer could not open ${path}: ${reason}`,
+      errorCode(cause),
+    );
     firstStart.reject(startFailure);
     failAll(startFailure);
     if (closed) return;
@@ -143,14 +186,23 @@ export function createSqliteReportWriter(
         if (reply.type === 'ready') {
           ready = true;
           started();
+        } else if (reply.type === 'probed') {
+          wroteWith(
+            reply.error === undefined
+              ? null
+              : errorWithCode(`A write probe failed: ${reply.error}`, reply.code),
+          );
         } else if (reply.error === undefined) {
           // Messages arrive in order: this move covers every report acknowledged before it.
           unmoved = false;
           settleMoveWaiters(null);
         } else {
-          settleMoveWaiters(
-            new Error(`Stored reports could not be moved into reports: ${reply.error}`),
+          const error = errorWithCode(
+            `Stored reports could not be moved into reports: ${reply.error}`,
+            reply.code,
           );
+          wroteWith(error);
+          settleMoveWaiters(error);
         }
         return;
       }
@@ -159,9 +211,14 @@ export function createSqliteReportWriter(
         if (!submitter) continue;
         pending.delete(seq);
         if ('error' in item) {
-          submitter.reject(new Error(`The report could not be stored: ${item.error}`));
+          const error = errorWithCode(`The report could not be stored: ${item.error}`, item.code);
+          wroteWith(error);
+          submitter.reject(error);
         } else {
-          if (item.outcome.status === 'stored') unmoved = true;
+          if (item.outcome.status === 'stored') {
+            unmoved = true;
+            wroteWith(null);
+          }
           submitter.resolve(item.outcome);
         }
       }
@@ -223,10 +280,11 @@ export function createSqliteReportWriter(
       });
     },
     ready: () => firstStarted,
-    unavailable: () => startFailure?.message ?? null,
+    unavailable: () => startFailure?.message ?? fault?.message ?? null,
     async close() {
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
+      if (probeTimer) clearInterval(probeTimer);
       if (pending.size > 0) await new Promise<void>((resolve) => (drained = resolve));
       const thread = worker;
       if (!thread) return;

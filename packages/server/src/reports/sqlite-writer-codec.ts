@@ -98,7 +98,7 @@ export function packResults(results: Numbered<BatchResult>[]): string {
   const packer = new Packer();
   for (const { seq, item } of results) {
     packer.add(String(seq));
-    if ('error' in item) packer.add('error').add(item.error);
+    if ('error' in item) packer.add('error').add(item.error).add(item.code);
     else if (item.outcome.status === 'stored') packer.add('stored').add(item.outcome.projectId);
     else if (item.outcome.status === 'quota_exceeded') {
       packer.add('quota_exceeded').add(String(item.outcome.limit));
@@ -115,7 +115,7 @@ export function unpackResults(packed: string): Numbered<BatchResult>[] {
     const kind = fields.string();
     const value = fields.nullable();
     let item: BatchResult;
-    if (kind === 'error') item = { error: value ?? '' };
+    if (kind === 'error') item = { error: value ?? '', code: fields.nullable() };
     else if (kind === 'stored') item = { outcome: { status: 'stored', projectId: value ?? '' } };
     else if (kind === 'quota_exceeded') {
       item = { outcome: { status: 'quota_exceeded', limit: Number(value) } };
