@@ -19,7 +19,7 @@ import { createWalSync, WAL_SYNC_MS, type WalSync } from './wal-sync.js';
 const MAX_BATCH = 256;
 
 const port = parentPort!;
-const { path, freeTier, inbox, sync } = workerData as WriterThreadData;
+const { path, limits, inbox, sync } = workerData as WriterThreadData;
 const { sqlite, batch } = open();
 let walSync: WalSync | null = null;
 if (sync === 'normal') {
@@ -40,7 +40,7 @@ moveInbox();
 function open() {
   try {
     const sqlite = openSqliteConnection(path);
-    return { sqlite, batch: createSqliteReportBatch(sqlite, freeTier) };
+    return { sqlite, batch: createSqliteReportBatch(sqlite, limits) };
   } catch (error) {
     // better-sqlite3's SqliteError reaches the parent thread as a bare { code }: a plain Error
     // keeps its message (the parent fails start-up with it).
