@@ -103,11 +103,16 @@ export class IngestGate {
     });
   }
 
-  /** Drops a cached key (its settings changed or it was rotated). */
+  /**
+   * Drops a project's cached key (its settings changed, or it was rotated), and starts its
+   * buckets full under the new settings: a raised limit applies at once.
+   */
   forget(projectId: string): void {
     for (const [key, entry] of this.keys) {
       if (!(entry instanceof Promise) && entry.projectId === projectId) this.keys.delete(key);
     }
+    this.keyBuckets.refill(projectId);
+    this.addressBuckets.refill(`${projectId} `);
   }
 
   close(): void {

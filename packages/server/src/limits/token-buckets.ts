@@ -45,6 +45,13 @@ export class TokenBuckets {
     } else this.buckets.set(key, { tokens, at: now, fullAt });
   }
 
+  /** Forgets the buckets whose key starts with `prefix`: they are full again. */
+  refill(prefix: string): void {
+    for (const key of this.buckets.keys()) {
+      if (key.startsWith(prefix)) this.buckets.delete(key);
+    }
+  }
+
   /** Forgets the buckets that are full by `now`. */
   sweep(now: number): void {
     for (const [key, bucket] of this.buckets) {
