@@ -29,6 +29,25 @@ const EXAMPLE_REPORT = {
   created_at: '2026-11-21T14:30:00Z',
 };
 
+/**
+ * The IETF RateLimit fields of a `rate_limited` answer (draft-ietf-httpapi-ratelimit-headers-10,
+ * Structured Fields): the policy that refused the request and when it lets one through again.
+ */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'Sent with `rate_limited`: the limit that refused the request: `"key"` (token bucket per ingest key: `q` reports at once, refilled over `w` seconds), `"address"` (the same per client address and project) or `"daily"` (reports one address may store per UTC day, a share of the account\'s monthly quota). Example: `"address";q=60;w=6`.',
+    schema: { type: 'string' },
+    example: '"address";q=60;w=6',
+  },
+  RateLimit: {
+    description:
+      'Sent with `rate_limited`: what is left of that limit (`r`) and the seconds until it lets a request through again (`t`, as `Retry-After`). Example: `"address";r=0;t=1`.',
+    schema: { type: 'string' },
+    example: '"address";r=0;t=1',
+  },
+};
+
 /** The problem-details responses of an operation, one per status, listing exactly its codes. */
 function problemResponses(base: string, codes: readonly ErrorCode[]): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -43,8 +62,10 @@ function problemResponses(base: string, codes: readonly ErrorCode[]): Record<str
             headers: {
               'Retry-After': {
                 description: 'Seconds to wait before trying again.',
+                required: true,
                 schema: { type: 'integer', minimum: 0 },
               },
+              ...(group.includes('rate_limited') ? RATE_LIMIT_HEADERS : {}),
             },
           }
         : {}),
@@ -90,7 +111,7 @@ function paths(base: string): Record<string, JsonSchema> {
         tags: ['Reports'],
         summary: 'Submit a report',
         description:
-          'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing.',
+          'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing. Rate limits: token buckets per ingest key and per client address, and a daily share of the monthly quota per address; a 429 `rate_limited` (with `Retry-After`, `RateLimit` and `RateLimit-Policy`) stores nothing and uses no quota.',
         security: [],
         requestBody: {
           required: true,
