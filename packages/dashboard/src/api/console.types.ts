@@ -4,7 +4,10 @@ import type {
   CreatedApiKey as CreatedApiKeySchema,
   CreatedProject as CreatedProjectSchema,
   IntegrateInfo,
+  ProjectLimitSettings,
+  ProjectLimits as ProjectLimitsSchema,
   SessionInfo,
+  ThrottledStats as ThrottledStatsSchema,
   Timeseries as TimeseriesSchema,
   ToolStats as ToolStatsSchema,
   Usage as UsageSchema,
@@ -28,3 +31,6 @@ export type TimeseriesDay = Timeseries['days'][number];
 export type ToolsSummary = ToolStatsSchema;
 export type ToolStats = ToolsSummary['tools'][number];
 export type Integration = IntegrateInfo;
+export type LimitSettings = ProjectLimitSettings;
+export type ProjectLimits = ProjectLimitsSchema;
+export type ThrottledStats = ThrottledStatsSchema;
