@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GENEROUS_INGEST_LIMITS } from './ingest-limits.js';
 
 /** The repository root, for paths that must not depend on the caller's working directory. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,10 +46,11 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
           'LOG_LEVEL',
           'TRUST_PROXY',
           'NODE_OPTIONS',
+          ...Object.keys(GENEROUS_INGEST_LIMITS),
         ].includes(key),
     ),
   );
-  return { ...base, ...env };
+  return { ...base, ...GENEROUS_INGEST_LIMITS, ...env };
 }
 
 export interface CliResult {

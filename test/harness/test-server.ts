@@ -12,6 +12,7 @@ import {
 } from '@debrief/server';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase, type TestDialect } from './databases.js';
+import { GENEROUS_INGEST_LIMITS } from './ingest-limits.js';
 import { freePort } from './ports.js';
 
 export interface TestServer {
@@ -53,6 +54,7 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: url,
+    ...GENEROUS_INGEST_LIMITS,
     ...env,
   });
   const log = createLogger(config);

@@ -11,6 +11,7 @@ import { registerSkill } from './agent-resources/skill.route.js';
 import { registerConsoleCreateApiKey } from './console/create-api-key.route.js';
 import { registerConsoleCreateProject } from './console/create-project.route.js';
 import { registerConsoleGetIngestKey } from './console/get-ingest-key.route.js';
+import { registerConsoleGetProjectLimits } from './console/get-project-limits.route.js';
 import { registerConsoleIntegrate } from './console/integrate.route.js';
 import { registerConsoleListApiKeys } from './console/list-api-keys.route.js';
 import { registerConsoleListProjects } from './console/list-projects.route.js';
@@ -18,8 +19,10 @@ import { registerConsoleRenameProject } from './console/rename-project.route.js'
 import { registerConsoleRevokeApiKey } from './console/revoke-api-key.route.js';
 import { registerConsoleRotateIngestKey } from './console/rotate-ingest-key.route.js';
 import { registerConsoleSourceStats } from './console/sources.route.js';
+import { registerConsoleThrottled } from './console/throttled.route.js';
 import { registerConsoleTimeseries } from './console/timeseries.route.js';
 import { registerConsoleToolStats } from './console/tools.route.js';
+import { registerConsoleUpdateProjectLimits } from './console/update-project-limits.route.js';
 import type { AppContext } from './context.js';
 import { frameworkErrorHandler, registerErrorHandling } from './errors/error-handler.js';
 import { registerHealth } from './health/health.route.js';
@@ -121,6 +124,9 @@ export async function createApp(
   registerConsoleToolStats(app, ctx);
   registerConsoleSourceStats(app, ctx);
   registerConsoleIntegrate(app, ctx);
+  registerConsoleGetProjectLimits(app, ctx);
+  registerConsoleUpdateProjectLimits(app, ctx);
+  registerConsoleThrottled(app, ctx);
   // Last: the dashboard's SPA fallback answers only GET paths no route above claims.
   registerDashboard(app, { dir: options.dashboardDir });
 

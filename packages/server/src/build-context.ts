@@ -3,6 +3,8 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
+import { IngestGate } from './limits/ingest-gate.js';
+import { ThrottleLog } from './limits/throttle-log.js';
 import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
@@ -52,15 +54,22 @@ export async function buildContext(
       await pgBus.start();
       bus = pgBus;
     }
+    const throttles = new ThrottleLog(db, log);
+    throttles.start();
+    const ingestGate = new IngestGate(db, config.ingestLimits, throttles);
     return {
       config,
       database,
       db,
       bus,
       reportWriter,
+      ingestGate,
+      throttles,
       async close() {
         // The writer first: reports under way are stored (and announced) before the rest goes.
         await reportWriter.close();
+        ingestGate.close();
+        await throttles.close();
         await bus.close();
         await database.close();
       },

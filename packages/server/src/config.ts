@@ -2,6 +2,16 @@ import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** A whole number of reports (per second, or in a burst) at least 1, or `unlimited`. */
+function rateSetting(fallback: number) {
+  return z
+    .union([z.literal('unlimited'), z.coerce.number().int().min(1)], {
+      error: 'must be a whole number (1 or more) or "unlimited"',
+    })
+    .default(fallback)
+    .transform((value) => (value === 'unlimited' ? null : value));
+}
+
 /**
  * The environment, parsed once at start (DESIGN §3). Empty variables count as unset, so
  * `PORT=` in a .env file falls back to the default instead of failing.
@@ -26,6 +36,17 @@ const Env = z.object({
       error: 'must be a whole number of reports (0 or more) or "unlimited"',
     })
     .default(1000),
+  // Ingest rate limits (README, Rate limits): token buckets per ingest key and per address.
+  INGEST_RATE_PER_KEY: rateSetting(50),
+  INGEST_BURST_PER_KEY: rateSetting(200),
+  INGEST_RATE_PER_ADDRESS: rateSetting(10),
+  INGEST_BURST_PER_ADDRESS: rateSetting(60),
+  ADDRESS_DAILY_SHARE: z.coerce
+    .number()
+    .int()
+    .min(1, { error: 'must be a whole percentage from 1 to 100' })
+    .max(100, { error: 'must be a whole percentage from 1 to 100' })
+    .default(10),
   SIGNUPS: z.enum(['open', 'closed'], { error: 'must be "open" or "closed"' }).default('open'),
   SQLITE_SYNC: z
     .enum(['normal', 'full'], { error: 'must be "normal" or "full"' })
@@ -59,10 +80,24 @@ export interface Config {
   publicUrl: string;
   /** Instance default of stored reports per account per UTC month; null = unlimited. */
   freeTierMonthlyReports: number | null;
+  /** Instance defaults of the ingest limits; each project may override them (dashboard). */
+  ingestLimits: IngestLimitDefaults;
   signups: 'open' | 'closed';
   sqliteSync: SqliteSync;
   logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: boolean | number | string;
+}
+
+/**
+ * Token buckets (reports per second and burst; null = no bucket) and the share of an account's
+ * monthly quota one address may store per UTC day, in percent (100 = no per-address cap).
+ */
+export interface IngestLimitDefaults {
+  keyRate: number | null;
+  keyBurst: number | null;
+  addressRate: number | null;
+  addressBurst: number | null;
+  addressDailyShare: number;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +125,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://${localHost}:${e.PORT}`).replace(/\/+$/, ''),
     freeTierMonthlyReports:
       e.FREE_TIER_MONTHLY_REPORTS === 'unlimited' ? null : e.FREE_TIER_MONTHLY_REPORTS,
+    ingestLimits: {
+      keyRate: e.INGEST_RATE_PER_KEY,
+      keyBurst: e.INGEST_BURST_PER_KEY,
+      addressRate: e.INGEST_RATE_PER_ADDRESS,
+      addressBurst: e.INGEST_BURST_PER_ADDRESS,
+      addressDailyShare: e.ADDRESS_DAILY_SHARE,
+    },
     signups: e.SIGNUPS,
     sqliteSync: e.SQLITE_SYNC,
     logLevel: e.LOG_LEVEL,

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
+import type { IngestGate } from './limits/ingest-gate.js';
+import type { ThrottleLog } from './limits/throttle-log.js';
 import type { EventBus } from './realtime/event-bus.js';
 import type { ReportWriter } from './reports/report-writer.js';
 
@@ -15,4 +17,8 @@ export interface AppContext {
   db: Kysely<DB>;
   bus: EventBus;
   reportWriter: ReportWriter;
+  /** The token buckets of POST /v1/reports (limits/ingest-gate.ts). */
+  ingestGate: IngestGate;
+  /** Counts of refused submissions, for the dashboard (limits/throttle-log.ts). */
+  throttles: ThrottleLog;
 }

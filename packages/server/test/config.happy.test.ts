@@ -9,6 +9,13 @@ describe('configuration', () => {
       databaseUrl: './data/debrief.db',
       publicUrl: 'http://localhost:8080',
       freeTierMonthlyReports: 1000,
+      ingestLimits: {
+        keyRate: 50,
+        keyBurst: 200,
+        addressRate: 10,
+        addressBurst: 60,
+        addressDailyShare: 10,
+      },
       signups: 'open',
       sqliteSync: 'normal',
       logLevel: 'info',
@@ -39,6 +46,32 @@ describe('configuration', () => {
       trustProxy: 2,
     });
     expect(loadConfig({ PORT: '', HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('reads the ingest limits; "unlimited" turns a bucket off', () => {
+    expect(
+      loadConfig({
+        INGEST_RATE_PER_KEY: '100',
+        INGEST_BURST_PER_KEY: 'unlimited',
+        INGEST_RATE_PER_ADDRESS: '5',
+        INGEST_BURST_PER_ADDRESS: '20',
+        ADDRESS_DAILY_SHARE: '100',
+      }).ingestLimits,
+    ).toEqual({
+      keyRate: 100,
+      keyBurst: null,
+      addressRate: 5,
+      addressBurst: 20,
+      addressDailyShare: 100,
+    });
+    for (const [name, value] of [
+      ['INGEST_RATE_PER_KEY', '0'],
+      ['INGEST_BURST_PER_ADDRESS', '2.5'],
+      ['ADDRESS_DAILY_SHARE', '0'],
+      ['ADDRESS_DAILY_SHARE', '101'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value })).toThrow(name);
+    }
   });
 
   it('names each wrong variable', () => {

@@ -26,7 +26,7 @@ describe('report inbox on sqlite', () => {
   /** A writer that moves its inbox only when asked, unless told otherwise. */
   async function writer(inbox = { rows: 1_000_000, ms: 3_600_000 }): Promise<ReportWriter> {
     const w = createSqliteReportWriter(server.ctx.database.sqlitePath!, {
-      freeTier: null,
+      limits: { freeTier: null, addressDailyShare: 100 },
       sync: 'normal',
       inbox,
     });

@@ -30,7 +30,7 @@ describe('SQLite report writer that cannot open its file', () => {
     writeFileSync(database.url, 'not a database, but a text file in its place\n'.repeat(200));
     let threads = 0;
     const writer = createSqliteReportWriter(database.url, {
-      freeTier: null,
+      limits: { freeTier: null, addressDailyShare: 100 },
       sync: 'normal',
       startThread: (data) => {
         threads += 1;
@@ -68,7 +68,7 @@ describe('SQLite report writer whose thread dies', () => {
     const server = await startTestServer('sqlite');
     const threads: Worker[] = [];
     const writer = createSqliteReportWriter(server.ctx.database.sqlitePath!, {
-      freeTier: null,
+      limits: { freeTier: null, addressDailyShare: 100 },
       sync: 'normal',
       startThread: (data) => {
         const thread = startWriterThread(data);
@@ -103,7 +103,10 @@ describe('a server whose report writer cannot open the file', () => {
     server = await startTestServer('sqlite');
     broken = await createTestDatabase('sqlite');
     writeFileSync(broken.url, 'not a database\n'.repeat(500));
-    const reportWriter = createSqliteReportWriter(broken.url, { freeTier: null, sync: 'normal' });
+    const reportWriter = createSqliteReportWriter(broken.url, {
+      limits: { freeTier: null, addressDailyShare: 100 },
+      sync: 'normal',
+    });
     await reportWriter.ready().catch(() => {});
     const app = await createApp({ ...server.ctx, reportWriter });
     await app.listen({ host: '127.0.0.1', port: 0 });

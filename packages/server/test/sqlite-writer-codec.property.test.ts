@@ -22,6 +22,8 @@ const submission: fc.Arbitrary<Numbered<ReportSubmission>> = fc.record({
   item: fc.record({
     ingestKey: text,
     month: text,
+    day: text,
+    address: text,
     report: fc.record({
       id: text,
       outcome: text,
@@ -42,6 +44,13 @@ const result: fc.Arbitrary<Numbered<BatchResult>> = fc.record({
     fc.record({ outcome: fc.record({ status: fc.constant('unknown_key' as const) }) }),
     fc.record({
       outcome: fc.record({ status: fc.constant('quota_exceeded' as const), limit: fc.nat() }),
+    }),
+    fc.record({
+      outcome: fc.record({
+        status: fc.constantFrom('project_cap' as const, 'address_daily' as const),
+        projectId: text,
+        limit: fc.nat(),
+      }),
     }),
   ),
 });

@@ -11,6 +11,8 @@ export const submission = (
   return {
     ingestKey,
     month: usageMonth(now),
+    day: now.toISOString().slice(0, 10),
+    address: '127.0.0.1',
     report: {
       id: fields.id ?? newId(now.getTime()),
       outcome: fields.outcome ?? 'success',

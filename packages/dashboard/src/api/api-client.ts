@@ -16,12 +16,13 @@ export class ApiFailure extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ApiClient {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
   patch<T>(path: string, body?: unknown): Promise<T>;
+  put<T>(path: string, body?: unknown): Promise<T>;
   del(path: string): Promise<void>;
   /** The session's CSRF token, sent as `x-csrf-token` on every state-changing request. */
   setCsrfToken(token: string | null): void;
@@ -84,6 +85,7 @@ export function createApiClient(baseUrl = ''): ApiClient {
     get: (path) => request('GET', path),
     post: (path, body) => request('POST', path, body ?? {}),
     patch: (path, body) => request('PATCH', path, body ?? {}),
+    put: (path, body) => request('PUT', path, body ?? {}),
     del: async (path) => {
       await request<void>('DELETE', path);
     },

@@ -4,8 +4,11 @@ import type {
   CreatedApiKey as CreatedApiKeySchema,
   CreatedProject as CreatedProjectSchema,
   IntegrateInfo,
+  ProjectLimitSettings,
+  ProjectLimits as ProjectLimitsSchema,
   SessionInfo,
   SourceStats as SourceStatsSchema,
+  ThrottledStats as ThrottledStatsSchema,
   Timeseries as TimeseriesSchema,
   ToolStats as ToolStatsSchema,
   Usage as UsageSchema,
@@ -30,3 +33,6 @@ export type ToolsSummary = ToolStatsSchema;
 export type ToolStats = ToolsSummary['tools'][number];
 export type SourcesSummary = SourceStatsSchema;
 export type Integration = IntegrateInfo;
+export type LimitSettings = ProjectLimitSettings;
+export type ProjectLimits = ProjectLimitsSchema;
+export type ThrottledStats = ThrottledStatsSchema;

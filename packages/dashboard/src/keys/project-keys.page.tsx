@@ -6,11 +6,13 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { CopyButton } from '../ui/copy-button';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { ApiKeysSection } from './api-keys.page';
+import { RateLimitsSection } from './rate-limits-section';
 
 export function ProjectKeysPage({ project }: { project: ConsoleProject }) {
   return (
     <div className="stack">
       <IngestKeyCard project={project} />
+      <RateLimitsSection project={project} />
       <ApiKeysSection />
     </div>
   );

@@ -47,8 +47,9 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
   conflict: 'The resource already exists (e.g. an account with this email). Use the existing one.',
   payload_too_large: `The body is larger than ${BODY_MAX_BYTES / 1024} KiB. Shorten \`details\` and \`metadata\`.`,
   quota_exceeded:
-    "The project owner has used this month's report quota; nothing was stored. Do not retry before the time in `Retry-After` (the start of next month, UTC); carry on with your task.",
-  rate_limited: 'Too many requests. Wait for the seconds in `Retry-After`, then try again.',
+    "The project owner has used this month's report quota (the account's, or the project's own cap); nothing was stored. Do not retry before the time in `Retry-After` (the start of next month, UTC); carry on with your task.",
+  rate_limited:
+    'Too many reports too fast from this key or this address, or this address has stored its daily share of the month; nothing was stored and no quota was used. Wait the seconds in `Retry-After` (the `RateLimit` header says which limit), then send the report once more; never send reports in a loop.',
   internal_error:
     'Something failed on the server and nothing was changed. Retry once after a moment; if it persists, carry on with your task.',
   service_unavailable:
@@ -85,6 +86,7 @@ export const SUBMIT_ERROR_CODES = [
   'secret_key_not_allowed',
   'payload_too_large',
   'quota_exceeded',
+  'rate_limited',
   'internal_error',
   'service_unavailable',
 ] as const satisfies readonly ErrorCode[];

@@ -6,6 +6,25 @@ import type { JsonSchema } from './openapi-schemas.js';
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * The IETF RateLimit fields of a `rate_limited` answer (draft-ietf-httpapi-ratelimit-headers-10,
+ * Structured Fields): the policy that refused the request and when it lets one through again.
+ */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'Sent with `rate_limited`: the limit that refused the request: `"key"` (token bucket per ingest key: `q` reports at once, refilled over `w` seconds), `"address"` (the same per client address and project) or `"daily"` (reports one address may store per UTC day, a share of the account\'s monthly quota). Example: `"address";q=60;w=6`.',
+    schema: { type: 'string' },
+    example: '"address";q=60;w=6',
+  },
+  RateLimit: {
+    description:
+      'Sent with `rate_limited`: what is left of that limit (`r`) and the seconds until it lets a request through again (`t`, as `Retry-After`). Example: `"address";r=0;t=1`.',
+    schema: { type: 'string' },
+    example: '"address";r=0;t=1',
+  },
+};
+
 /** The problem-details responses of an operation, one per status, listing exactly its codes. */
 export function problemResponses(
   base: string,
@@ -23,8 +42,10 @@ export function problemResponses(
             headers: {
               'Retry-After': {
                 description: 'Seconds to wait before trying again.',
+                required: true,
                 schema: { type: 'integer', minimum: 0 },
               },
+              ...(group.includes('rate_limited') ? RATE_LIMIT_HEADERS : {}),
             },
           }
         : {}),

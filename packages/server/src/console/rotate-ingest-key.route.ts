@@ -10,7 +10,10 @@ export function registerConsoleRotateIngestKey(app: FastifyInstance, ctx: AppCon
     preHandler: requireSession(ctx),
     handler: async (request) => {
       const project = await getOwnedProject(ctx.db, request.accountId, request.params.id);
-      return { ingest_key: await rotateIngestKey(ctx.db, project.id) };
+      const ingestKey = await rotateIngestKey(ctx.db, project.id);
+      // The old key's cached settings go at once (the writer refuses it in any case).
+      ctx.ingestGate.forget(project.id);
+      return { ingest_key: ingestKey };
     },
   });
 }

@@ -22,6 +22,38 @@ export interface ProjectsTable {
   account_id: string;
   name: string;
   created_at: Timestamp;
+  /** The project's own ingest limits; null = the instance's default (migration 0006). */
+  key_rate: number | null;
+  key_burst: number | null;
+  address_rate: number | null;
+  address_burst: number | null;
+  address_daily_share: number | null;
+  /** Reports per UTC month this project may store; null = no cap of its own. */
+  monthly_cap: number | null;
+}
+
+/** A capped project's reports per UTC month (`YYYY-MM`). */
+export interface ProjectUsageTable {
+  project_id: string;
+  month: string;
+  count: number;
+}
+
+/** An account's reports per client address and UTC day (`YYYY-MM-DD`). */
+export interface AddressUsageTable {
+  account_id: string;
+  address: string;
+  day: string;
+  count: number;
+}
+
+/** Refused submissions per project, UTC day, client address and reason (ThrottleReason). */
+export interface ThrottledRequestsTable {
+  project_id: string;
+  day: string;
+  address: string;
+  reason: string;
+  count: number;
 }
 
 export interface IngestKeysTable {
@@ -87,6 +119,9 @@ export interface DB {
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   usage_counters: UsageCountersTable;
+  project_usage: ProjectUsageTable;
+  address_usage: AddressUsageTable;
+  throttled_requests: ThrottledRequestsTable;
   report_counts: ReportCountsTable;
   sessions: SessionsTable;
 }

@@ -41,7 +41,8 @@ export async function revokeIngestKeysOfProject(
 }
 
 /**
- * The project, its account and the account's quota settings for an active ingest key.
+ * The project, its account and the limits on stored reports (limits/storage-limits.ts) for an
+ * active ingest key.
  * Hot path (every report): a `sql` template, see reports/usage.repository.ts.
  */
 export async function findIngestTarget(db: Kysely<DB>, key: string) {
@@ -50,9 +51,12 @@ export async function findIngestTarget(db: Kysely<DB>, key: string) {
     account_id: string;
     monthly_quota: number | null;
     quota_unlimited: number;
+    monthly_cap: number | null;
+    address_daily_share: number | null;
   }>`
     select projects.id as project_id, projects.account_id as account_id,
-      accounts.monthly_quota as monthly_quota, accounts.quota_unlimited as quota_unlimited
+      accounts.monthly_quota as monthly_quota, accounts.quota_unlimited as quota_unlimited,
+      projects.monthly_cap as monthly_cap, projects.address_daily_share as address_daily_share
     from ingest_keys
     inner join projects on projects.id = ingest_keys.project_id
     inner join accounts on accounts.id = projects.account_id

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import type { StorageDefaults } from '../limits/storage-limits.js';
 import type { NewReport } from './report.repository.js';
 import { createSqliteReportWriter } from './sqlite-report-writer.js';
 import { createTransactionReportWriter } from './transaction-report-writer.js';
@@ -10,6 +11,9 @@ export interface ReportSubmission {
   ingestKey: string;
   /** `YYYY-MM` (UTC) of the usage counter the report counts against. */
   month: string;
+  /** `YYYY-MM-DD` (UTC) and the client address (limits/client-address.ts) it counts against. */
+  day: string;
+  address: string;
   report: Omit<NewReport, 'projectId'>;
 }
 
@@ -17,11 +21,14 @@ export type SubmissionOutcome =
   | { status: 'stored'; projectId: string }
   /** No active key: never issued, or rotated. */
   | { status: 'unknown_key' }
-  | { status: 'quota_exceeded'; limit: number };
+  | { status: 'quota_exceeded'; limit: number }
+  /** The project's monthly cap, or the address's daily share (limits/storage-limits.ts). */
+  | { status: 'project_cap' | 'address_daily'; projectId: string; limit: number };
 
 /**
  * The write path of POST /v1/reports: looks the ingest key up, counts the report against the
- * account's monthly quota and stores it with its facet counters, all in one transaction that is
+ * account's monthly quota, the project's cap and the address's daily share
+ * (limits/storage-limits.ts) and stores it with its facet counters, all in one transaction that is
  * committed before the outcome is returned (the 201 is sent only after it). Concurrent
  * submissions can never pass the quota.
  */
@@ -46,9 +53,12 @@ export interface ReportWriter {
  * `:memory:` (which a second connection cannot open), write through Kysely transactions.
  */
 export function createReportWriter(database: Database, config: Config): ReportWriter {
-  const freeTier = config.freeTierMonthlyReports;
+  const limits: StorageDefaults = {
+    freeTier: config.freeTierMonthlyReports,
+    addressDailyShare: config.ingestLimits.addressDailyShare,
+  };
   if (database.sqlitePath !== null && database.sqlitePath !== ':memory:') {
-    return createSqliteReportWriter(database.sqlitePath, { freeTier, sync: config.sqliteSync });
+    return createSqliteReportWriter(database.sqlitePath, { limits, sync: config.sqliteSync });
   }
-  return createTransactionReportWriter(database.kysely, freeTier);
+  return createTransactionReportWriter(database.kysely, limits);
 }

@@ -11,6 +11,8 @@ import { toDate } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
 import { unknownIngestKeyError } from '../keys/key.service.js';
+import { type Admission, rateLimitHeaders } from '../limits/ingest-gate.js';
+import { utcDay } from '../limits/throttle-log.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import {
   countReportsByOutcome,
@@ -29,6 +31,10 @@ export function startOfNextMonth(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
 }
 
+function secondsUntil(from: Date, to: Date): number {
+  return Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000));
+}
+
 export function toWireReport(row: ReportRow): Report {
   return {
     id: row.id,
@@ -42,14 +48,16 @@ export function toWireReport(row: ReportRow): Report {
 }
 
 /**
- * Stores a report if its key is known and the account has quota left this month: the key
- * lookup, the quota count and the insert commit together or not at all (report-writer.ts), and
- * the 201 is sent only after the commit.
+ * Stores a report if its key is known and the account has quota left this month (and the
+ * project under its cap, the address under its daily share): the key lookup, the counts and the
+ * insert commit together or not at all (report-writer.ts), and the 201 is sent only after the
+ * commit. `admission` is what the token buckets let through (limits/ingest-gate.ts).
  */
 export async function submitReport(
   ctx: AppContext,
   ingestKey: string,
   input: ValidReportInput,
+  admission: Admission,
 ): Promise<Report> {
   const now = new Date();
   const report = {
@@ -62,11 +70,32 @@ export async function submitReport(
     createdAt: now,
   };
   const month = usageMonth(now);
-  const outcome = await ctx.reportWriter.submit({ ingestKey, month, report });
+  const day = utcDay(now);
+  const { address } = admission;
+  const outcome = await ctx.reportWriter.submit({ ingestKey, month, day, address, report });
   if (outcome.status === 'unknown_key') throw unknownIngestKeyError();
+  if (outcome.status === 'address_daily') {
+    ctx.throttles.record(outcome.projectId, address, 'address_daily', now.getTime());
+    const tomorrow = new Date(Date.parse(day) + 86_400_000);
+    const wait = secondsUntil(now, tomorrow);
+    throw new ApiError(
+      'rate_limited',
+      `Your address has stored ${outcome.limit} reports for this account today (UTC), its daily share of the account's monthly quota, so this report was not stored. The share resets at ${formatWireTimestamp(tomorrow)}; send it again after that (Retry-After), or ask the developer of this tool to raise the limit.`,
+      { headers: rateLimitHeaders('daily', outcome.limit, 86_400, 0, wait) },
+    );
+  }
+  if (outcome.status === 'project_cap') {
+    ctx.throttles.record(outcome.projectId, address, 'project_cap', now.getTime());
+    const resetAt = startOfNextMonth(now);
+    throw new ApiError(
+      'quota_exceeded',
+      `This project has stored its ${outcome.limit} reports for ${month} (UTC), the monthly cap its developer set, so this report was not stored. The cap resets at ${formatWireTimestamp(resetAt)}; retry after that, or ask the developer of this tool to raise it.`,
+      { headers: { 'Retry-After': String(secondsUntil(now, resetAt)) } },
+    );
+  }
   if (outcome.status === 'quota_exceeded') {
     const resetAt = startOfNextMonth(now);
-    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+    const retryAfter = secondsUntil(now, resetAt);
     throw new ApiError(
       'quota_exceeded',
       `This account has stored its ${outcome.limit} reports for ${month} (UTC), so this report was not stored. The quota resets at ${formatWireTimestamp(resetAt)}; retry after that, or ask the developer of this tool to raise the limit.`,

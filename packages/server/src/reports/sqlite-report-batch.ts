@@ -1,6 +1,11 @@
 import type SQLite from 'better-sqlite3';
-import { type AccountQuota, monthlyQuotaLimit } from '../accounts/monthly-quota.js';
 import { errorCode } from '../errors/storage-fault.js';
+import {
+  type LimitColumns,
+  limitReached,
+  type StorageDefaults,
+  storageLimits,
+} from '../limits/storage-limits.js';
 import type { ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
@@ -9,16 +14,24 @@ import type { ReportSubmission, SubmissionOutcome } from './report-writer.js';
  */
 export type BatchResult = { outcome: SubmissionOutcome } | { error: string; code: string | null };
 
-type IngestTarget = AccountQuota & { project_id: string; account_id: string };
+type IngestTarget = LimitColumns & { project_id: string; account_id: string };
+
+/** A counter row of the batch: the count committed before it, and what the batch adds. */
+interface Counter {
+  key: string[];
+  used: number;
+  added: number;
+}
 
 /**
  * The SQLite report writer's work, synchronous on its own connection (it runs in the writer
  * thread, sqlite-report-worker.ts). It stores what the Kysely path does
  * (transaction-report-writer.ts): the report, one more on the account's usage counter and on
- * the project's facet counter (report-counts.repository.ts). Here, though, a whole batch shares
- * one transaction, so the counters are added up in memory and written once per batch — one
- * usage upsert per account and one counter upsert per (tool, source, outcome) instead of two
- * per report: the insert is the only statement per report.
+ * the project's facet counter (report-counts.repository.ts), and on the counters of the
+ * stored-report limits (limits/storage-limits.ts: a capped project's month, the address's day).
+ * Here, though, a whole batch shares one transaction, so the counters are added up in memory
+ * and written once per batch — one upsert per counter row instead of one per report: the insert
+ * is the only statement per report.
  *
  * The insert goes to `report_inbox` (migration 0005), with no index but its primary key;
  * `moveInbox` moves the inbox into `reports` in one statement, many reports at a time: the
@@ -27,22 +40,48 @@ type IngestTarget = AccountQuota & { project_id: string; account_id: string };
  * `reports`, so the server's readers ask the writer to move the inbox first
  * (ReportWriter.flush).
  */
-export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: number | null) {
+export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: StorageDefaults) {
   const findTarget = sqlite.prepare<[string], IngestTarget>(`
     select projects.id as project_id, projects.account_id as account_id,
-      accounts.monthly_quota as monthly_quota, accounts.quota_unlimited as quota_unlimited
+      accounts.monthly_quota as monthly_quota, accounts.quota_unlimited as quota_unlimited,
+      projects.monthly_cap as monthly_cap, projects.address_daily_share as address_daily_share
     from ingest_keys
     inner join projects on projects.id = ingest_keys.project_id
     inner join accounts on accounts.id = projects.account_id
     where ingest_keys.key = ? and ingest_keys.revoked_at is null
   `);
-  const readUsage = sqlite.prepare<[string, string], { count: number }>(
-    'select count from usage_counters where account_id = ? and month = ?',
-  );
-  const addUsage = sqlite.prepare<[string, string, number]>(`
-    insert into usage_counters (account_id, month, count) values (?, ?, ?)
-    on conflict (account_id, month) do update set count = usage_counters.count + excluded.count
-  `);
+  // The three counters of the limits: read once per batch and row, written once per batch.
+  const counterSql = {
+    account: {
+      read: sqlite.prepare<string[], { count: number }>(
+        'select count from usage_counters where account_id = ? and month = ?',
+      ),
+      add: sqlite.prepare(`
+        insert into usage_counters (account_id, month, count) values (?, ?, ?)
+        on conflict (account_id, month) do update set count = usage_counters.count + excluded.count
+      `),
+    },
+    project: {
+      read: sqlite.prepare<string[], { count: number }>(
+        'select count from project_usage where project_id = ? and month = ?',
+      ),
+      add: sqlite.prepare(`
+        insert into project_usage (project_id, month, count) values (?, ?, ?)
+        on conflict (project_id, month) do update set count = project_usage.count + excluded.count
+      `),
+    },
+    addressDay: {
+      read: sqlite.prepare<string[], { count: number }>(
+        'select count from address_usage where account_id = ? and address = ? and day = ?',
+      ),
+      add: sqlite.prepare(`
+        insert into address_usage (account_id, address, day, count) values (?, ?, ?, ?)
+        on conflict (account_id, address, day)
+        do update set count = address_usage.count + excluded.count
+      `),
+    },
+  };
+  type CounterKind = keyof typeof counterSql;
   const insertReport = sqlite.prepare(`
     insert into report_inbox
       (id, project_id, outcome, tool_name, source, details, metadata, created_at)
@@ -57,32 +96,51 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
 
   function storeAll(submissions: ReportSubmission[]): SubmissionOutcome[] {
     const targets = new Map<string, IngestTarget | undefined>();
-    // Per account and month: the count committed before this batch, and what the batch adds.
-    const usage = new Map<
-      string,
-      { accountId: string; month: string; used: number; added: number }
-    >();
+    // Per counter row (kind and key): the count committed before this batch, and what it adds.
+    const counters = new Map<string, Counter & { kind: CounterKind }>();
+    function counter(kind: CounterKind, key: string[]): Counter {
+      const id = `${kind}\n${key.join('\n')}`;
+      let row = counters.get(id);
+      if (!row) {
+        row = { kind, key, used: counterSql[kind].read.get(...key)?.count ?? 0, added: 0 };
+        counters.set(id, row);
+      }
+      return row;
+    }
+    const unlimited: Counter = { key: [], used: 0, added: 0 };
     // Per project, tool, source and outcome ('' = absent label, as in report_counts).
     const counts = new Map<string, { key: [string, string, string, string]; added: number }>();
 
-    const outcomes = submissions.map(({ ingestKey, month, report }): SubmissionOutcome => {
+    const outcomes = submissions.map((submission): SubmissionOutcome => {
+      const { ingestKey, month, day, address, report } = submission;
       if (!targets.has(ingestKey)) targets.set(ingestKey, findTarget.get(ingestKey));
       const target = targets.get(ingestKey);
       if (!target) return { status: 'unknown_key' };
 
-      const usageKey = `${target.account_id}\n${month}`;
-      let counter = usage.get(usageKey);
-      if (!counter) {
-        const used = readUsage.get(target.account_id, month)?.count ?? 0;
-        counter = { accountId: target.account_id, month, used, added: 0 };
-        usage.set(usageKey, counter);
+      // Exact: the batch holds the write lock, and counts its own reports as it goes. A counter
+      // is kept only while its limit applies (a project's month while it has a cap).
+      const limits = storageLimits(defaults, target);
+      const account = counter('account', [target.account_id, month]);
+      const project =
+        limits.project === null ? unlimited : counter('project', [target.project_id, month]);
+      const addressDay =
+        limits.addressDay === null
+          ? unlimited
+          : counter('addressDay', [target.account_id, address, day]);
+      const reached = limitReached(limits, {
+        account: account.used + account.added,
+        project: project.used + project.added,
+        addressDay: addressDay.used + addressDay.added,
+      });
+      if (reached?.reached === 'quota_exceeded') {
+        return { status: 'quota_exceeded', limit: reached.limit };
       }
-      // Exact: the batch holds the write lock, and counts its own reports as it goes.
-      const limit = monthlyQuotaLimit(freeTier, target);
-      if (limit !== null && counter.used + counter.added >= limit) {
-        return { status: 'quota_exceeded', limit };
+      if (reached) {
+        return { status: reached.reached, projectId: target.project_id, limit: reached.limit };
       }
-      counter.added += 1;
+      account.added += 1;
+      project.added += 1;
+      addressDay.added += 1;
 
       insertReport.run(
         report.id,
@@ -107,8 +165,8 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
       return { status: 'stored', projectId: target.project_id };
     });
 
-    for (const { accountId, month, added } of usage.values()) {
-      if (added > 0) addUsage.run(accountId, month, added);
+    for (const { kind, key, added } of counters.values()) {
+      if (added > 0) counterSql[kind].add.run(...key, added);
     }
     for (const { key, added } of counts.values()) addReportCount.run(...key, added);
     return outcomes;

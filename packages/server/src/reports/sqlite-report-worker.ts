@@ -20,7 +20,7 @@ import { createWalSync, WAL_SYNC_MS, type WalSync } from './wal-sync.js';
 const MAX_BATCH = 256;
 
 const port = parentPort!;
-const { path, freeTier, inbox, sync } = workerData as WriterThreadData;
+const { path, limits, inbox, sync } = workerData as WriterThreadData;
 const { sqlite, batch } = open();
 let walSync: WalSync | null = null;
 if (sync === 'normal') {
@@ -46,7 +46,7 @@ moveInbox();
 function open() {
   try {
     const sqlite = openSqliteConnection(path, { mustExist: true });
-    const batch = createSqliteReportBatch(sqlite, freeTier);
+    const batch = createSqliteReportBatch(sqlite, limits);
     batch.probeWrite();
     return { sqlite, batch };
   } catch (error) {

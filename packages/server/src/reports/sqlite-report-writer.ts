@@ -2,12 +2,13 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { SqliteSync } from '../config.js';
 import { classifyStorageFault, errorCode, errorWithCode } from '../errors/storage-fault.js';
+import type { StorageDefaults } from '../limits/storage-limits.js';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
 import { type Numbered, packSubmissions, unpackResults } from './sqlite-writer-codec.js';
 
 export interface WriterThreadData {
   path: string;
-  freeTier: number | null;
+  limits: StorageDefaults;
   /** `SQLITE_SYNC`: `full` fsyncs each commit before its 201, `normal` within 50 ms of it. */
   sync: SqliteSync;
   /** When the thread moves its inbox into `reports` unasked: at this many reports, or this long
@@ -71,12 +72,12 @@ const PROBE_MS = 2000;
 export function createSqliteReportWriter(
   path: string,
   {
-    freeTier,
+    limits,
     sync,
     startThread = startWriterThread,
     inbox = INBOX_MOVE,
   }: {
-    freeTier: number | null;
+    limits: StorageDefaults;
     sync: SqliteSync;
     startThread?: (data: WriterThreadData) => Worker;
     inbox?: WriterThreadData['inbox'];
@@ -179,7 +180,7 @@ export function createSqliteReportWriter(
   }
 
   function spawn(): Worker {
-    const thread = startThread({ path, freeTier, sync, inbox });
+    const thread = startThread({ path, limits, sync, inbox });
     let ready = false;
     thread.on('message', (reply: FromWriterThread) => {
       if (typeof reply !== 'string') {

@@ -59,6 +59,8 @@ export function packSubmissions(submissions: Numbered<ReportSubmission>[]): stri
       .add(String(seq))
       .add(item.ingestKey)
       .add(item.month)
+      .add(item.day)
+      .add(item.address)
       .add(report.id)
       .add(report.outcome)
       .add(report.toolName)
@@ -79,6 +81,8 @@ export function unpackSubmissions(packed: string): Numbered<ReportSubmission>[] 
       item: {
         ingestKey: fields.string(),
         month: fields.string(),
+        day: fields.string(),
+        address: fields.string(),
         report: {
           id: fields.string(),
           outcome: fields.string(),
@@ -102,7 +106,11 @@ export function packResults(results: Numbered<BatchResult>[]): string {
     else if (item.outcome.status === 'stored') packer.add('stored').add(item.outcome.projectId);
     else if (item.outcome.status === 'quota_exceeded') {
       packer.add('quota_exceeded').add(String(item.outcome.limit));
-    } else packer.add('unknown_key').add(null);
+    } else if (item.outcome.status === 'unknown_key') packer.add('unknown_key').add(null);
+    else {
+      // One field more than the others: the project whose limit it is.
+      packer.add(item.outcome.status).add(String(item.outcome.limit)).add(item.outcome.projectId);
+    }
   }
   return packer.text;
 }
@@ -119,6 +127,8 @@ export function unpackResults(packed: string): Numbered<BatchResult>[] {
     else if (kind === 'stored') item = { outcome: { status: 'stored', projectId: value ?? '' } };
     else if (kind === 'quota_exceeded') {
       item = { outcome: { status: 'quota_exceeded', limit: Number(value) } };
+    } else if (kind === 'project_cap' || kind === 'address_daily') {
+      item = { outcome: { status: kind, projectId: fields.string(), limit: Number(value) } };
     } else item = { outcome: { status: 'unknown_key' } satisfies SubmissionOutcome };
     results.push({ seq, item });
   }

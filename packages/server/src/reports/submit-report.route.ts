@@ -43,7 +43,11 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
           throw error;
         }
       }
-      const report = await submitReport(ctx, ingestKey, input);
+      // The token buckets (limits/ingest-gate.ts): synchronous unless the key's settings are
+      // not cached, so most submissions pay no promise for them.
+      const admitted = ctx.ingestGate.admit(ingestKey, request.ip);
+      const admission = admitted instanceof Promise ? await admitted : admitted;
+      const report = await submitReport(ctx, ingestKey, input, admission);
       const response: SubmitReportResponse = { ok: true, id: report.id };
       return reply.code(201).send(response);
     },

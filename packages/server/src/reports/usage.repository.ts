@@ -31,6 +31,43 @@ export async function incrementUsageWithinQuota(
   return rows.length > 0;
 }
 
+/**
+ * As incrementUsageWithinQuota, for a capped project's month (limits/storage-limits.ts).
+ */
+export async function incrementProjectUsageWithinCap(
+  db: Kysely<DB>,
+  projectId: string,
+  month: string,
+  cap: number,
+): Promise<boolean> {
+  if (cap <= 0) return false;
+  const { rows } = await sql<{ count: number }>`
+    insert into project_usage (project_id, month, count) values (${projectId}, ${month}, 1)
+    on conflict (project_id, month) do update set count = project_usage.count + 1
+    where project_usage.count < ${cap}
+    returning count
+  `.execute(db);
+  return rows.length > 0;
+}
+
+/** As incrementUsageWithinQuota, for an account's reports from one address in one UTC day. */
+export async function incrementAddressUsageWithinLimit(
+  db: Kysely<DB>,
+  accountId: string,
+  address: string,
+  day: string,
+  limit: number,
+): Promise<boolean> {
+  const { rows } = await sql<{ count: number }>`
+    insert into address_usage (account_id, address, day, count)
+    values (${accountId}, ${address}, ${day}, 1)
+    on conflict (account_id, address, day) do update set count = address_usage.count + 1
+    where address_usage.count < ${limit}
+    returning count
+  `.execute(db);
+  return rows.length > 0;
+}
+
 export async function getUsage(db: Kysely<DB>, accountId: string, month: string): Promise<number> {
   const row = await db
     .selectFrom('usage_counters')

@@ -1,0 +1,199 @@
+import type { ThrottleReason } from '@debrief/protocol';
+import type { Kysely } from 'kysely';
+import type { IngestLimitDefaults } from '../config.js';
+import type { DB } from '../db/schema.js';
+import { ApiError } from '../errors/api-error.js';
+import { unknownIngestKeyError } from '../keys/key.service.js';
+import { clientAddress } from './client-address.js';
+import { findKeyBucketSettings } from './limits.repository.js';
+import type { ThrottleLog } from './throttle-log.js';
+import { type BucketPolicy, secondsToToken, TokenBuckets } from './token-buckets.js';
+
+/** How long an ingest key's project and bucket settings are kept before they are read again. */
+export const KEY_CACHE_MS = 10_000;
+/** Keys held at most; past it the cache starts afresh (a flood of made-up keys). */
+const MAX_KEYS = 50_000;
+const SWEEP_MS = 10_000;
+
+interface KeyEntry {
+  /** null: no active key (never issued, or rotated). */
+  projectId: string | null;
+  key: BucketPolicy | null;
+  address: BucketPolicy | null;
+  expires: number;
+}
+
+/** A submission the buckets let through: its project and the address it counts against. */
+export interface Admission {
+  projectId: string;
+  address: string;
+}
+
+function policy(rate: number | null, burst: number | null): BucketPolicy | null {
+  return rate === null || burst === null ? null : { rate, burst };
+}
+
+/** `"name";q=…;w=…` and `"name";r=…;t=…` (draft-ietf-httpapi-ratelimit-headers-10). */
+export function rateLimitHeaders(
+  name: string,
+  quota: number,
+  windowSeconds: number,
+  remaining: number,
+  resetSeconds: number,
+): Record<string, string> {
+  return {
+    'Retry-After': String(resetSeconds),
+    'RateLimit-Policy': `"${name}";q=${quota};w=${windowSeconds}`,
+    RateLimit: `"${name}";r=${remaining};t=${resetSeconds}`,
+  };
+}
+
+/**
+ * The per-request side of the ingest limits (README, Rate limits): a token bucket per ingest key
+ * (per project) and one per client address and project, in memory, per process. It runs in the
+ * submit handler, after the body is validated and before anything is stored, and is synchronous
+ * whenever the key's settings are cached (every request but one per key per 10 s), so the hot
+ * path pays no promise for it. A request is let through only if BOTH buckets hold a token, and
+ * takes one from each only then: a flood one address sends is refused by its own bucket without
+ * draining the key's, so the key's other addresses still get in. A refused request is 429
+ * `rate_limited`, stores nothing and uses no quota.
+ *
+ * Settings changed in the dashboard apply at once on this instance (`forget`), within 10 s on
+ * others. The limits on stored reports (the address's daily share, the project's monthly cap)
+ * are exact and kept in the database by the report writers (storage-limits.ts).
+ */
+export class IngestGate {
+  private readonly keys = new Map<string, KeyEntry | Promise<KeyEntry>>();
+  private readonly keyBuckets = new TokenBuckets();
+  private readonly addressBuckets = new TokenBuckets();
+  /** Per address, for keys that turn out unknown: made-up keys cost a lookup each. */
+  private readonly unknownKeyBuckets = new TokenBuckets();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly defaults: IngestLimitDefaults,
+    private readonly throttles: ThrottleLog,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  /** Lets the submission through, or throws 429 (a bucket is empty) or 401 (unknown key). */
+  admit(ingestKey: string, ip: string): Admission | Promise<Admission> {
+    const address = clientAddress(ip);
+    const now = Date.now();
+    const entry = this.keys.get(ingestKey);
+    if (entry && !(entry instanceof Promise) && entry.expires > now) {
+      return this.check(entry, address, now);
+    }
+    const unknownPolicy = policy(this.defaults.addressRate, this.defaults.addressBurst);
+    if (unknownPolicy) {
+      const left = this.unknownKeyBuckets.available(address, unknownPolicy, now);
+      if (left < 1) throw this.refused('address_rate', unknownPolicy, left);
+    }
+    const loading = entry instanceof Promise ? entry : this.load(ingestKey);
+    return loading.then((loaded) => {
+      const at = Date.now();
+      if (loaded.projectId === null && unknownPolicy) {
+        const left = this.unknownKeyBuckets.available(address, unknownPolicy, at);
+        if (left >= 1) this.unknownKeyBuckets.take(address, unknownPolicy, at, left);
+      }
+      return this.check(loaded, address, at);
+    });
+  }
+
+  /**
+   * Drops a project's cached key (its settings changed, or it was rotated), and starts its
+   * buckets full under the new settings: a raised limit applies at once.
+   */
+  forget(projectId: string): void {
+    for (const [key, entry] of this.keys) {
+      if (!(entry instanceof Promise) && entry.projectId === projectId) this.keys.delete(key);
+    }
+    this.keyBuckets.refill(projectId);
+    this.addressBuckets.refill(`${projectId} `);
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+  }
+
+  private check(entry: KeyEntry, address: string, now: number): Admission {
+    const { projectId } = entry;
+    if (projectId === null) throw unknownIngestKeyError();
+    const addressKey = `${projectId} ${address}`;
+    const keyLeft = entry.key ? this.keyBuckets.available(projectId, entry.key, now) : 1;
+    const addressLeft = entry.address
+      ? this.addressBuckets.available(addressKey, entry.address, now)
+      : 1;
+    if (entry.address && addressLeft < 1) {
+      this.throttles.record(projectId, address, 'address_rate', now);
+      throw this.refused('address_rate', entry.address, addressLeft);
+    }
+    if (entry.key && keyLeft < 1) {
+      this.throttles.record(projectId, address, 'key_rate', now);
+      throw this.refused('key_rate', entry.key, keyLeft);
+    }
+    if (entry.key) this.keyBuckets.take(projectId, entry.key, now, keyLeft);
+    if (entry.address) this.addressBuckets.take(addressKey, entry.address, now, addressLeft);
+    return { projectId, address };
+  }
+
+  private refused(reason: ThrottleReason, bucket: BucketPolicy, left: number): ApiError {
+    const wait = secondsToToken(left, bucket);
+    const who =
+      reason === 'key_rate' ? 'This ingest key has sent' : 'Your address has sent this project';
+    return new ApiError(
+      'rate_limited',
+      `${who} more than ${bucket.burst} reports at once or ${bucket.rate} per second, so this report was not stored (and used no quota). Wait ${wait} s (Retry-After) and send it again; send reports one at a time, after each task, not in a loop.`,
+      {
+        headers: rateLimitHeaders(
+          reason === 'key_rate' ? 'key' : 'address',
+          bucket.burst,
+          Math.ceil(bucket.burst / bucket.rate),
+          0,
+          wait,
+        ),
+      },
+    );
+  }
+
+  private load(ingestKey: string): Promise<KeyEntry> {
+    const loading = findKeyBucketSettings(this.db, ingestKey).then(
+      (row): KeyEntry => {
+        const d = this.defaults;
+        const entry: KeyEntry = row
+          ? {
+              projectId: row.project_id,
+              key: policy(row.key_rate ?? d.keyRate, row.key_burst ?? d.keyBurst),
+              address: policy(
+                row.address_rate ?? d.addressRate,
+                row.address_burst ?? d.addressBurst,
+              ),
+              expires: Date.now() + KEY_CACHE_MS,
+            }
+          : { projectId: null, key: null, address: null, expires: Date.now() + KEY_CACHE_MS };
+        if (this.keys.size >= MAX_KEYS) this.keys.clear();
+        this.keys.set(ingestKey, entry);
+        return entry;
+      },
+      (error: unknown) => {
+        this.keys.delete(ingestKey);
+        throw error;
+      },
+    );
+    this.keys.set(ingestKey, loading);
+    return loading;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    this.keyBuckets.sweep(now);
+    this.addressBuckets.sweep(now);
+    this.unknownKeyBuckets.sweep(now);
+    for (const [key, entry] of this.keys) {
+      if (!(entry instanceof Promise) && entry.expires <= now) this.keys.delete(key);
+    }
+  }
+}
