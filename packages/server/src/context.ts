@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { PasswordHasher } from './accounts/password-hasher.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
@@ -15,4 +16,6 @@ export interface AppContext {
   db: Kysely<DB>;
   bus: EventBus;
   reportWriter: ReportWriter;
+  /** Every password hash and check, bounded in number at once. */
+  passwords: PasswordHasher;
 }

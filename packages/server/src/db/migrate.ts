@@ -6,18 +6,20 @@ import { sessionsMigration } from './migrations/0002-sessions.js';
 import { instanceSettingsMigration } from './migrations/0003-instance-settings.js';
 import { reportCountsMigration } from './migrations/0004-report-counts.js';
 import { reportInboxMigration } from './migrations/0005-report-inbox.js';
+import { invitationsMigration } from './migrations/0007-invitations.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
  * `migrations/`. Each takes the dialect because column types differ (timestamptz vs text).
  */
-function migrations(db: Database): Record<string, Migration> {
+export function migrations(db: Database): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(db.dialect),
     '0002-sessions': sessionsMigration(db.dialect),
     '0003-instance-settings': instanceSettingsMigration(),
     '0004-report-counts': reportCountsMigration(),
     '0005-report-inbox': reportInboxMigration(db.dialect),
+    '0007-invitations': invitationsMigration(db.dialect),
   };
 }
 
