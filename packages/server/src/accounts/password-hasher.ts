@@ -48,7 +48,7 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
 
   async function bounded<T>(work: () => Promise<T>): Promise<T> {
     // Checked and queued in one synchronous step: no other request can slip in between.
-    if (limit.pendingCount >= maxWaiting) {
+    if (limit.activeCount + limit.pendingCount >= concurrency + maxWaiting) {
       stats.refused += 1;
       throw new ApiError(
         'service_unavailable',
