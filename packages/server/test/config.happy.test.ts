@@ -9,7 +9,8 @@ describe('configuration', () => {
       databaseUrl: './data/debrief.db',
       publicUrl: 'http://localhost:8080',
       freeTierMonthlyReports: 1000,
-      signups: 'open',
+      signups: 'invite',
+      signupsPerAddress: 5,
       sqliteSync: 'normal',
       logLevel: 'info',
       trustProxy: false,
@@ -24,6 +25,7 @@ describe('configuration', () => {
       PUBLIC_URL: 'https://debrief.example.com/',
       FREE_TIER_MONTHLY_REPORTS: 'unlimited',
       SIGNUPS: 'closed',
+      SIGNUPS_PER_ADDRESS: '20',
       SQLITE_SYNC: 'full',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '2',
@@ -35,6 +37,7 @@ describe('configuration', () => {
       publicUrl: 'https://debrief.example.com',
       freeTierMonthlyReports: null,
       signups: 'closed',
+      signupsPerAddress: 20,
       sqliteSync: 'full',
       trustProxy: 2,
     });
@@ -58,6 +61,7 @@ describe('configuration', () => {
         PUBLIC_URL: 'ftp://x',
         LOG_LEVEL: 'loud',
         SQLITE_SYNC: 'off',
+        SIGNUPS_PER_ADDRESS: '0',
       });
     } catch (error) {
       const message = (error as Error).message;
@@ -67,6 +71,7 @@ describe('configuration', () => {
         'PUBLIC_URL',
         'LOG_LEVEL',
         'SQLITE_SYNC',
+        'SIGNUPS_PER_ADDRESS',
       ])
         expect(message).toContain(name);
     }
