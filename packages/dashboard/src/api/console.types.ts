@@ -2,8 +2,10 @@ import type {
   ApiKeyInfo,
   ConsoleProject as ConsoleProjectSchema,
   CreatedApiKey as CreatedApiKeySchema,
+  CreatedInvitation as CreatedInvitationSchema,
   CreatedProject as CreatedProjectSchema,
   IntegrateInfo,
+  InvitationInfo,
   SessionInfo,
   Timeseries as TimeseriesSchema,
   ToolStats as ToolStatsSchema,
@@ -28,3 +30,5 @@ export type TimeseriesDay = Timeseries['days'][number];
 export type ToolsSummary = ToolStatsSchema;
 export type ToolStats = ToolsSummary['tools'][number];
 export type Integration = IntegrateInfo;
+export type Invitation = InvitationInfo;
+export type CreatedInvitation = CreatedInvitationSchema;
