@@ -193,7 +193,11 @@ function InvitationsSection() {
                     <RelativeTime iso={invitation.created_at} />
                   </td>
                   <td>
-                    <RelativeTime iso={invitation.expires_at} />
+                    {invitation.status === 'pending' || invitation.status === 'expired' ? (
+                      <RelativeTime iso={invitation.expires_at} />
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
                   </td>
                   <td className="actions">
                     {invitation.status === 'pending' && (
