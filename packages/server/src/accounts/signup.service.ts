@@ -14,7 +14,10 @@ import {
 } from './account.service.js';
 import type { SignupThrottle } from './signup-throttle.js';
 
-/** Whether a sign-up without an invitation would be accepted now (the sign-in page asks). */
+/**
+ * True while the instance has no operator yet and a sign-up without an invitation would create
+ * it (`SIGNUPS` is not `closed`): the sign-in page then offers sign-up and says so.
+ */
 export async function isFirstSignup(ctx: AppContext): Promise<boolean> {
   return ctx.config.signups !== 'closed' && !(await findOperator(ctx.db));
 }
