@@ -42,6 +42,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
           'PUBLIC_URL',
           'FREE_TIER_MONTHLY_REPORTS',
           'SIGNUPS',
+          'SIGNUPS_PER_ADDRESS',
           'SQLITE_SYNC',
           'LOG_LEVEL',
           'TRUST_PROXY',

@@ -3,6 +3,7 @@ import { type ApiClient, ApiFailure } from './api/api-client';
 import type { Session, Signups } from './api/console.types';
 import { AuthPage } from './auth/auth.page';
 import { IntegratePage } from './integrate/integrate.page';
+import { InvitationsPage } from './invitations/invitations.page';
 import { ApiKeysPage } from './keys/api-keys.page';
 import { ProjectKeysPage } from './keys/project-keys.page';
 import { ProjectLayout } from './projects/project-layout';
@@ -14,10 +15,22 @@ import { AppHeader } from './ui/app-header';
 import { Loading } from './ui/notice';
 import { UsageNotice } from './ui/usage';
 
+/** Who may sign up, as the signed-out session answer says (README, Sign-up and invitations). */
+export interface SignupPolicy {
+  signups: Signups;
+  /** No account yet: a sign-up without an invitation creates the operator. */
+  firstSignup: boolean;
+}
+
 type SessionLoad =
   | { state: 'loading' }
-  | { state: 'signed-out'; signups: Signups }
+  | { state: 'signed-out'; policy: SignupPolicy }
   | { state: 'signed-in'; session: Session };
+
+function policyOf(body: Record<string, unknown>): SignupPolicy {
+  const signups = body.signups === 'open' || body.signups === 'closed' ? body.signups : 'invite';
+  return { signups, firstSignup: body.first_signup === true };
+}
 
 export function App({ api }: { api: ApiClient }) {
   const [load, setLoad] = useState<SessionLoad>({ state: 'loading' });
@@ -37,8 +50,7 @@ export function App({ api }: { api: ApiClient }) {
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 401) {
         api.setCsrfToken(null);
-        const signups = error.body.signups === 'closed' ? 'closed' : 'open';
-        setLoad({ state: 'signed-out', signups });
+        setLoad({ state: 'signed-out', policy: policyOf(error.body) });
       } else {
         // The server is unreachable: retry shortly rather than showing a sign-in form.
         window.setTimeout(fetchSession, 3000);
@@ -71,7 +83,10 @@ export function App({ api }: { api: ApiClient }) {
           await api.post('/v1/auth/signout');
         } finally {
           api.setCsrfToken(null);
-          setLoad({ state: 'signed-out', signups: load.session.signups });
+          setLoad({
+            state: 'signed-out',
+            policy: { signups: load.session.signups, firstSignup: false },
+          });
           navigate('/signin');
         }
       },
@@ -87,9 +102,22 @@ export function App({ api }: { api: ApiClient }) {
   }
 
   if (load.state === 'signed-out' || !sessionState) {
-    const signups = load.state === 'signed-out' ? load.signups : 'open';
-    const mode = location.path === '/signup' && signups === 'open' ? 'signup' : 'signin';
-    return <AuthPage api={api} mode={mode} signups={signups} onSignedIn={applySession} />;
+    const policy: SignupPolicy =
+      load.state === 'signed-out' ? load.policy : { signups: 'invite', firstSignup: false };
+    // An invitation link (`/signup?invite=<token>`) opens sign-up whatever the policy; the
+    // server checks the token.
+    const invitation = location.path === '/signup' ? location.query.get('invite') : null;
+    const canSignUp = policy.signups === 'open' || policy.firstSignup || invitation !== null;
+    const mode = location.path === '/signup' && canSignUp ? 'signup' : 'signin';
+    return (
+      <AuthPage
+        api={api}
+        mode={mode}
+        policy={policy}
+        invitation={invitation}
+        onSignedIn={applySession}
+      />
+    );
   }
 
   return (
@@ -112,6 +140,7 @@ function Routes({ path }: { path: string }) {
   if (path === '/signin' || path === '/signup') return <Redirect to="/" />;
   if (path === '/' || path === '/projects') return <ProjectsPage />;
   if (path === '/api-keys') return <ApiKeysPage />;
+  if (path === '/invitations') return <InvitationsPage />;
   const match = /^\/projects\/([0-9a-f]{32})(?:\/(integrate|keys))?\/?$/.exec(path);
   if (match) {
     const projectId = match[1]!;

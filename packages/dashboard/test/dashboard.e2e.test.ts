@@ -338,7 +338,7 @@ describe('dashboard in a browser', { timeout: 60_000 }, () => {
       const visitor = await other.newPage();
       await visitor.goto(`${closed.url}/signup`);
       await visitor.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: STEP_MS });
-      await visitor.getByText('Sign-ups are closed').waitFor({ timeout: STEP_MS });
+      await visitor.getByText('Sign-ups are by invitation only').waitFor({ timeout: STEP_MS });
       await expect(visitor.getByRole('link', { name: 'Create an account' }).count()).resolves.toBe(
         0,
       );

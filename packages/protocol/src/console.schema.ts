@@ -19,7 +19,7 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** scrypt hashes any length, but an unbounded password is a cheap way to burn CPU. */
 export const PASSWORD_MAX_LENGTH = 1024;
 
-const Email = z
+export const Email = z
   .string({ error: 'is required: your email address' })
   .trim()
   .max(254, { error: 'must be at most 254 characters' })
@@ -31,6 +31,13 @@ export const SignupBody = z.object({
     .string({ error: 'is required' })
     .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
     .max(PASSWORD_MAX_LENGTH, { error: `must be at most ${PASSWORD_MAX_LENGTH} characters` }),
+  /** The token of an invitation link (`/signup?invite=<token>`); needed unless sign-ups are open. */
+  invitation: z
+    .string({ error: 'must be the invitation token from the link' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(200, { error: 'must be at most 200 characters' })
+    .optional(),
 });
 export type SignupBody = z.input<typeof SignupBody>;
 
@@ -48,7 +55,14 @@ export const SigninBody = z.object({
 });
 export type SigninBody = z.input<typeof SigninBody>;
 
-export const Signups = z.enum(['open', 'closed']);
+/**
+ * Who may sign up (`SIGNUPS`). `invite` (the default): the first sign-up creates the operator,
+ * every later one needs an invitation. `open`: anyone (throttled per address). `closed`: only
+ * with an invitation, even the first (the operator comes from `debrief bootstrap`).
+ */
+export const SIGNUP_MODES = ['invite', 'open', 'closed'] as const;
+export const Signups = z.enum(SIGNUP_MODES);
+export type Signups = z.infer<typeof Signups>;
 
 export const Usage = z.object({
   /** UTC calendar month, `YYYY-MM`. */
@@ -60,14 +74,23 @@ export const Usage = z.object({
 export type Usage = z.infer<typeof Usage>;
 
 export const SessionInfo = z.object({
-  account: z.object({ id: z.string(), email: z.string() }),
+  /** `operator`: the instance's operator (its first account), who may invite others. */
+  account: z.object({ id: z.string(), email: z.string(), operator: z.boolean() }),
   csrf_token: z.string(),
   signups: Signups,
   usage: Usage,
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
-export const AuthConfig = z.object({ signups: Signups, public_url: z.string() });
+/**
+ * What the sign-in page needs before anyone is signed in. `first_signup`: no account exists
+ * yet and a sign-up without an invitation would create the operator.
+ */
+export const AuthConfig = z.object({
+  signups: Signups,
+  first_signup: z.boolean(),
+  public_url: z.string(),
+});
 export type AuthConfig = z.infer<typeof AuthConfig>;
 
 /** A project or API key name: trimmed, 1–100 characters. */

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'invalid_credentials',
   'csrf_failed',
   'signups_closed',
+  'invalid_invitation',
   'forbidden',
   'not_found',
   'project_not_found',
@@ -51,6 +52,7 @@ export function errorStatus(code: ErrorCode): number {
       return 401;
     case 'csrf_failed':
     case 'signups_closed':
+    case 'invalid_invitation':
     case 'forbidden':
       return 403;
     case 'not_found':
@@ -92,6 +94,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   invalid_credentials: 'Email or password is wrong',
   csrf_failed: 'CSRF check failed',
   signups_closed: 'Sign-ups are closed',
+  invalid_invitation: 'Invitation not valid',
   forbidden: 'Forbidden',
   not_found: 'Not found',
   project_not_found: 'Project not found',

@@ -1,5 +1,6 @@
 export * from './console.schema.js';
 export * from './errors.js';
+export * from './invitation.schema.js';
 export * from './issues.js';
 export * from './keys.js';
 export * from './limits.schema.js';

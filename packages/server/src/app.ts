@@ -9,14 +9,17 @@ import { registerLlms } from './agent-resources/llms.route.js';
 import { registerOpenApi } from './agent-resources/openapi.route.js';
 import { registerSkill } from './agent-resources/skill.route.js';
 import { registerConsoleCreateApiKey } from './console/create-api-key.route.js';
+import { registerConsoleCreateInvitation } from './console/create-invitation.route.js';
 import { registerConsoleCreateProject } from './console/create-project.route.js';
 import { registerConsoleGetIngestKey } from './console/get-ingest-key.route.js';
 import { registerConsoleGetProjectLimits } from './console/get-project-limits.route.js';
 import { registerConsoleIntegrate } from './console/integrate.route.js';
 import { registerConsoleListApiKeys } from './console/list-api-keys.route.js';
+import { registerConsoleListInvitations } from './console/list-invitations.route.js';
 import { registerConsoleListProjects } from './console/list-projects.route.js';
 import { registerConsoleRenameProject } from './console/rename-project.route.js';
 import { registerConsoleRevokeApiKey } from './console/revoke-api-key.route.js';
+import { registerConsoleRevokeInvitation } from './console/revoke-invitation.route.js';
 import { registerConsoleRotateIngestKey } from './console/rotate-ingest-key.route.js';
 import { registerConsoleSourceStats } from './console/sources.route.js';
 import { registerConsoleThrottled } from './console/throttled.route.js';
@@ -127,6 +130,9 @@ export async function createApp(
   registerConsoleGetProjectLimits(app, ctx);
   registerConsoleUpdateProjectLimits(app, ctx);
   registerConsoleThrottled(app, ctx);
+  registerConsoleListInvitations(app, ctx);
+  registerConsoleCreateInvitation(app, ctx);
+  registerConsoleRevokeInvitation(app, ctx);
   // Last: the dashboard's SPA fallback answers only GET paths no route above claims.
   registerDashboard(app, { dir: options.dashboardDir });
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createPasswordHasher } from './accounts/password-hasher.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openMigratedDatabase } from './db/migrate.js';
@@ -65,6 +66,7 @@ export async function buildContext(
       reportWriter,
       ingestGate,
       throttles,
+      passwords: createPasswordHasher(),
       async close() {
         // The writer first: reports under way are stored (and announced) before the rest goes.
         await reportWriter.close();

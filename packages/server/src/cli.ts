@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { Email, INVITATION_MAX_HOURS } from '@debrief/protocol';
 import { ensureAccount, setMonthlyQuota } from './accounts/account.service.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { ApiError } from './errors/api-error.js';
 import { StartupError } from './errors/startup-error.js';
+import { createInvitation } from './invitations/invitation.service.js';
 import { createApiKey } from './keys/key.service.js';
 import { createProject } from './projects/project.service.js';
 import { startServer } from './server.js';
@@ -20,9 +22,17 @@ Commands:
                                           ingest key, and a new API key.
   account set-quota --email E --monthly N|unlimited|default
                                           Set an account's monthly report quota.
+  invite [--email E] [--expires 7d|48h] [--json]
+                                          Print a one-time sign-up link (single use, for E
+                                          only when given; expires in 7 days by default).
 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL,
-FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SQLITE_SYNC, LOG_LEVEL, TRUST_PROXY (see the README).`;
+FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SIGNUPS_PER_ADDRESS, SQLITE_SYNC, LOG_LEVEL,
+TRUST_PROXY (see the README).
+
+SIGNUPS: invite (default: the first sign-up creates the operator, later ones need an
+invitation), open (anyone, throttled per address), closed (an invitation always, even for
+the first account).`;
 
 class UsageError extends Error {}
 
@@ -123,6 +133,40 @@ async function setQuota(config: Config, args: string[]): Promise<void> {
   process.stdout.write(`Monthly quota of ${email} set to ${setting}\n`);
 }
 
+/** `7d`, `48h` or a bare number of days, as hours. */
+function parseExpiry(text: string): number {
+  const match = /^(\d+)\s*([dh]?)$/i.exec(text.trim());
+  const hours = match ? Number(match[1]) * (match[2]?.toLowerCase() === 'h' ? 1 : 24) : Number.NaN;
+  if (!(hours >= 1 && hours <= INVITATION_MAX_HOURS))
+    throw new UsageError('--expires takes a duration such as 7d or 48h, from 1h to 90d');
+  return hours;
+}
+
+async function invite(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      email: { type: 'string' },
+      expires: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const email = values.email?.trim() || null;
+  if (email !== null && !Email.safeParse(email).success)
+    throw new UsageError(`--email must be an email address (received ${JSON.stringify(email)})`);
+  const expiresInHours = values.expires === undefined ? undefined : parseExpiry(values.expires);
+  const invitation = await withDatabase(config, ({ kysely }) =>
+    createInvitation(kysely, {
+      publicUrl: config.publicUrl,
+      email,
+      expiresInHours,
+      createdBy: null,
+    }),
+  );
+  // The link alone on stdout, so `$(debrief invite …)` captures it.
+  process.stdout.write(`${values.json ? JSON.stringify(invitation) : invitation.url}\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
@@ -142,6 +186,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'bootstrap':
       return bootstrap(config, rest);
+    case 'invite':
+      return invite(config, rest);
     case 'account':
       if (rest[0] === 'set-quota') return setQuota(config, rest.slice(1));
       throw new UsageError(`unknown account command ${JSON.stringify(rest[0] ?? '')}`);

@@ -1,3 +1,4 @@
+import { SIGNUP_MODES, type Signups } from '@debrief/protocol';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -47,7 +48,14 @@ const Env = z.object({
     .min(1, { error: 'must be a whole percentage from 1 to 100' })
     .max(100, { error: 'must be a whole percentage from 1 to 100' })
     .default(10),
-  SIGNUPS: z.enum(['open', 'closed'], { error: 'must be "open" or "closed"' }).default('open'),
+  SIGNUPS: z
+    .enum(SIGNUP_MODES, { error: 'must be "invite", "open" or "closed"' })
+    .default('invite'),
+  SIGNUPS_PER_ADDRESS: z.coerce
+    .number({ error: 'must be a whole number of sign-ups' })
+    .int({ error: 'must be a whole number of sign-ups' })
+    .min(1, { error: 'must be at least 1' })
+    .default(5),
   SQLITE_SYNC: z
     .enum(['normal', 'full'], { error: 'must be "normal" or "full"' })
     .default('normal'),
@@ -82,7 +90,13 @@ export interface Config {
   freeTierMonthlyReports: number | null;
   /** Instance defaults of the ingest limits; each project may override them (dashboard). */
   ingestLimits: IngestLimitDefaults;
-  signups: 'open' | 'closed';
+  /** Who may sign up: `invite` (the first sign-up, then invitations), `open`, `closed`. */
+  signups: Signups;
+  /**
+   * Sign-ups one address may make within an hour before it must wait (30 s, doubling, up to
+   * an hour): each costs a 128 MiB password hash and a free tier.
+   */
+  signupsPerAddress: number;
   sqliteSync: SqliteSync;
   logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: boolean | number | string;
@@ -133,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       addressDailyShare: e.ADDRESS_DAILY_SHARE,
     },
     signups: e.SIGNUPS,
+    signupsPerAddress: e.SIGNUPS_PER_ADDRESS,
     sqliteSync: e.SQLITE_SYNC,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { PasswordHasher } from './accounts/password-hasher.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
@@ -21,4 +22,6 @@ export interface AppContext {
   ingestGate: IngestGate;
   /** Counts of refused submissions, for the dashboard (limits/throttle-log.ts). */
   throttles: ThrottleLog;
+  /** Every password hash and check, bounded in number at once. */
+  passwords: PasswordHasher;
 }

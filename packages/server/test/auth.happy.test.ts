@@ -5,10 +5,13 @@ import { startTestServer, type TestServer } from '../../../test/harness/test-ser
 import { call } from './http.js';
 import { browserFor, signUp } from './session-client.js';
 
+/** These tests sign up many accounts from one address: open sign-ups, no throttle in the way. */
+const OPEN = { SIGNUPS: 'open', SIGNUPS_PER_ADDRESS: '1000' };
+
 describe.each(DIALECTS)('dashboard accounts and sessions on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, OPEN);
   });
   afterAll(() => server.close());
 
@@ -78,7 +81,11 @@ describe.each(DIALECTS)('dashboard accounts and sessions on %s', (dialect) => {
 
   it('tells the sign-in page whether sign-ups are open', async () => {
     const res = await call(`${server.url}/v1/auth/config`);
-    expect(AuthConfig.parse(res.body)).toEqual({ signups: 'open', public_url: server.url });
+    expect(AuthConfig.parse(res.body)).toEqual({
+      signups: 'open',
+      first_signup: false,
+      public_url: server.url,
+    });
   });
 
   it('refuses a second account with the same email (409)', async () => {
@@ -122,7 +129,7 @@ describe('secure cookies under an https PUBLIC_URL', () => {
 describe.each(DIALECTS)('concurrent sign-ups on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, OPEN);
   });
   afterAll(() => server.close());
 

@@ -164,7 +164,7 @@ describe('debrief CLI configuration and start-up errors', () => {
     const res = await runCli(['migrate'], { PORT: 'eighty', SIGNUPS: 'maybe' });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/PORT/);
-    expect(res.stderr).toMatch(/SIGNUPS must be "open" or "closed"/);
+    expect(res.stderr).toMatch(/SIGNUPS must be "invite", "open" or "closed"/);
   });
 
   /** One line for the operator: no stack trace. */

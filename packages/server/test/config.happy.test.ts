@@ -16,7 +16,8 @@ describe('configuration', () => {
         addressBurst: 60,
         addressDailyShare: 10,
       },
-      signups: 'open',
+      signups: 'invite',
+      signupsPerAddress: 5,
       sqliteSync: 'normal',
       logLevel: 'info',
       trustProxy: false,
@@ -31,6 +32,7 @@ describe('configuration', () => {
       PUBLIC_URL: 'https://debrief.example.com/',
       FREE_TIER_MONTHLY_REPORTS: 'unlimited',
       SIGNUPS: 'closed',
+      SIGNUPS_PER_ADDRESS: '20',
       SQLITE_SYNC: 'full',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '2',
@@ -42,6 +44,7 @@ describe('configuration', () => {
       publicUrl: 'https://debrief.example.com',
       freeTierMonthlyReports: null,
       signups: 'closed',
+      signupsPerAddress: 20,
       sqliteSync: 'full',
       trustProxy: 2,
     });
@@ -91,6 +94,7 @@ describe('configuration', () => {
         PUBLIC_URL: 'ftp://x',
         LOG_LEVEL: 'loud',
         SQLITE_SYNC: 'off',
+        SIGNUPS_PER_ADDRESS: '0',
       });
     } catch (error) {
       const message = (error as Error).message;
@@ -100,6 +104,7 @@ describe('configuration', () => {
         'PUBLIC_URL',
         'LOG_LEVEL',
         'SQLITE_SYNC',
+        'SIGNUPS_PER_ADDRESS',
       ])
         expect(message).toContain(name);
     }

@@ -48,16 +48,29 @@ export function browserFor(server: TestServer, email: string, password: string, 
   return browser;
 }
 
-/** Signs up a fresh account over HTTP (one scrypt hash, ~100–300 ms). */
+/**
+ * Signs up a fresh account over HTTP (one scrypt hash, ~100–300 ms). A second account needs
+ * `SIGNUPS=open` on the server or an invitation token (`options.invitation`).
+ */
 export async function signUp(
   server: TestServer,
   password = 'correct horse battery',
+  options: { email?: string; invitation?: string } = {},
 ): Promise<Browser> {
-  const email = `u-${randomHex(6)}@example.test`;
-  const res = await call(`${server.url}/v1/auth/signup`, { body: { email, password } });
+  const email = options.email ?? `u-${randomHex(6)}@example.test`;
+  const res = await call(`${server.url}/v1/auth/signup`, {
+    body: { email, password, invitation: options.invitation },
+  });
   if (res.status !== 201)
     throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   return browserFor(server, email, password, res);
+}
+
+/** The token of an invitation link (`…/signup?invite=<token>`). */
+export function inviteToken(url: string): string {
+  const token = new URL(url).searchParams.get('invite');
+  if (!token) throw new Error(`no invitation token in ${url}`);
+  return token;
 }
 
 /**

@@ -2,8 +2,10 @@ import type {
   ApiKeyInfo,
   ConsoleProject as ConsoleProjectSchema,
   CreatedApiKey as CreatedApiKeySchema,
+  CreatedInvitation as CreatedInvitationSchema,
   CreatedProject as CreatedProjectSchema,
   IntegrateInfo,
+  InvitationInfo,
   ProjectLimitSettings,
   ProjectLimits as ProjectLimitsSchema,
   SessionInfo,
@@ -36,3 +38,5 @@ export type Integration = IntegrateInfo;
 export type LimitSettings = ProjectLimitSettings;
 export type ProjectLimits = ProjectLimitsSchema;
 export type ThrottledStats = ThrottledStatsSchema;
+export type Invitation = InvitationInfo;
+export type CreatedInvitation = CreatedInvitationSchema;

@@ -1,20 +1,28 @@
 import { type FormEvent, useState } from 'react';
 import type { ApiClient } from '../api/api-client';
-import type { Session, Signups } from '../api/console.types';
+import type { Session } from '../api/console.types';
+import type { SignupPolicy } from '../app';
 import { Link } from '../router';
 import { ErrorNotice } from '../ui/notice';
 import { useTitle } from '../ui/use-title';
 
-/** Sign in and sign up share one form; sign-up disappears when the instance closed it. */
+/**
+ * Sign in and sign up share one form. Sign-up is offered when the instance is open, when it
+ * has no account yet (the first becomes the operator), or to the holder of an invitation link;
+ * otherwise the page says sign-ups are by invitation only.
+ */
 export function AuthPage({
   api,
   mode,
-  signups,
+  policy,
+  invitation,
   onSignedIn,
 }: {
   api: ApiClient;
   mode: 'signin' | 'signup';
-  signups: Signups;
+  policy: SignupPolicy;
+  /** The token of the invitation link this page was opened with, if any. */
+  invitation: string | null;
   onSignedIn(session: Session): void;
 }) {
   const [email, setEmail] = useState('');
@@ -22,6 +30,7 @@ export function AuthPage({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const signingUp = mode === 'signup';
+  const signupOffered = policy.signups === 'open' || policy.firstSignup;
   useTitle(signingUp ? 'Create account' : 'Sign in');
 
   async function submit(event: FormEvent) {
@@ -29,10 +38,13 @@ export function AuthPage({
     setBusy(true);
     setError(null);
     try {
-      const session = await api.post<Session>(signingUp ? '/v1/auth/signup' : '/v1/auth/signin', {
-        email,
-        password,
-      });
+      const session = signingUp
+        ? await api.post<Session>('/v1/auth/signup', {
+            email,
+            password,
+            ...(invitation ? { invitation } : {}),
+          })
+        : await api.post<Session>('/v1/auth/signin', { email, password });
       onSignedIn(session);
     } catch (failure) {
       setError(failure);
@@ -54,6 +66,17 @@ export function AuthPage({
             ? 'Hear what AI agents say about your tools, live.'
             : 'Welcome back. Your agents have been talking.'}
         </p>
+        {signingUp && invitation && (
+          <p className="notice notice-info" data-testid="invitation-notice">
+            You were invited to this Debrief instance. The link admits one account.
+          </p>
+        )}
+        {signingUp && !invitation && policy.firstSignup && (
+          <p className="notice notice-info">
+            This is the first account of this instance: it becomes the operator, who can invite
+            others.
+          </p>
+        )}
         <form onSubmit={submit} className="form" noValidate={false}>
           <label className="field">
             <span>Email</span>
@@ -89,21 +112,18 @@ export function AuthPage({
             {busy ? 'One moment…' : signingUp ? 'Create account' : 'Sign in'}
           </button>
         </form>
-        {signups === 'open' ? (
+        {signingUp ? (
           <p className="auth-switch">
-            {signingUp ? (
-              <>
-                Already have an account? <Link to="/signin">Sign in</Link>
-              </>
-            ) : (
-              <>
-                New here? <Link to="/signup">Create an account</Link>
-              </>
-            )}
+            Already have an account? <Link to="/signin">Sign in</Link>
+          </p>
+        ) : signupOffered ? (
+          <p className="auth-switch">
+            New here? <Link to="/signup">Create an account</Link>
           </p>
         ) : (
           <p className="auth-switch muted">
-            Sign-ups are closed on this instance; ask its operator for an account.
+            Sign-ups are by invitation only on this instance: ask its operator for an invitation
+            link.
           </p>
         )}
       </div>

@@ -23,6 +23,11 @@ export function AppHeader() {
           <Link to="/api-keys" aria-current={current(path === '/api-keys')}>
             API keys
           </Link>
+          {session.account.operator && (
+            <Link to="/invitations" aria-current={current(path === '/invitations')}>
+              Invitations
+            </Link>
+          )}
         </nav>
         <div className="app-header-end">
           <UsageMeter usage={session.usage} />

@@ -6,6 +6,8 @@ export interface NewAccount {
   email: string;
   passwordHash: string | null;
   createdAt: Date;
+  /** At most one account is the operator: a second insert with true fails (unique index). */
+  isOperator: boolean;
 }
 
 export async function insertAccount(db: Kysely<DB>, account: NewAccount): Promise<void> {
@@ -16,6 +18,7 @@ export async function insertAccount(db: Kysely<DB>, account: NewAccount): Promis
       email: account.email,
       password_hash: account.passwordHash,
       monthly_quota: null,
+      is_operator: account.isOperator ? 1 : 0,
       created_at: account.createdAt.toISOString(),
     })
     .execute();
@@ -32,7 +35,15 @@ export async function findAccountByEmail(db: Kysely<DB>, email: string) {
 export async function findAccountById(db: Kysely<DB>, id: string) {
   return db
     .selectFrom('accounts')
-    .select(['id', 'email', 'password_hash', 'monthly_quota', 'quota_unlimited', 'created_at'])
+    .select([
+      'id',
+      'email',
+      'password_hash',
+      'monthly_quota',
+      'quota_unlimited',
+      'is_operator',
+      'created_at',
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -55,4 +66,13 @@ export async function countAccounts(db: Kysely<DB>): Promise<number> {
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The instance's operator, or undefined while it has none (no account yet). */
+export async function findOperator(db: Kysely<DB>) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'email'])
+    .where('is_operator', '=', 1)
+    .executeTakeFirst();
 }

@@ -1,6 +1,7 @@
 import type { AuthConfig } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { isFirstSignup } from './signup.service.js';
 
 /** What the sign-in page needs before anyone is signed in. */
 export function registerAuthConfig(app: FastifyInstance, ctx: AppContext): void {
@@ -8,6 +9,7 @@ export function registerAuthConfig(app: FastifyInstance, ctx: AppContext): void 
     '/v1/auth/config',
     async (): Promise<AuthConfig> => ({
       signups: ctx.config.signups,
+      first_signup: await isFirstSignup(ctx),
       public_url: ctx.config.publicUrl,
     }),
   );

@@ -1,5 +1,4 @@
 import type { SessionInfo } from '@debrief/protocol';
-import { randomHex } from '@debrief/protocol';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import { usageMonth } from '../reports/report.service.js';
@@ -7,21 +6,23 @@ import { getUsage } from '../reports/usage.repository.js';
 import { findAccountByEmail, findAccountById } from './account.repository.js';
 import { normalizeEmail } from './account.service.js';
 import { monthlyQuotaLimit } from './monthly-quota.js';
-import { hashPassword, verifyPassword } from './password.js';
 import type { SigninThrottle } from './signin-throttle.js';
 
 const INVALID_CREDENTIALS =
   'The email or the password is wrong. Check both and retry; after several failed tries, sign-in is paused for a while.';
 
-/** This month's stored reports of the account against its limit (null = unlimited). */
-export async function accountUsage(ctx: AppContext, accountId: string) {
+/** Whether the account is the operator, and its month's stored reports against its limit. */
+async function accountState(ctx: AppContext, accountId: string) {
   const account = await findAccountById(ctx.db, accountId);
   if (!account) throw new ApiError('not_authenticated', 'This account no longer exists.');
   const month = usageMonth(new Date());
   return {
-    month,
-    used: await getUsage(ctx.db, accountId, month),
-    limit: monthlyQuotaLimit(ctx.config.freeTierMonthlyReports, account),
+    operator: account.is_operator === 1,
+    usage: {
+      month,
+      used: await getUsage(ctx.db, accountId, month),
+      limit: monthlyQuotaLimit(ctx.config.freeTierMonthlyReports, account),
+    },
   };
 }
 
@@ -31,11 +32,12 @@ export async function sessionInfo(
   account: { id: string; email: string },
   csrfToken: string,
 ): Promise<SessionInfo> {
+  const { operator, usage } = await accountState(ctx, account.id);
   return {
-    account: { id: account.id, email: account.email },
+    account: { id: account.id, email: account.email, operator },
     csrf_token: csrfToken,
     signups: ctx.config.signups,
-    usage: await accountUsage(ctx, account.id),
+    usage,
   };
 }
 
@@ -49,10 +51,11 @@ export interface Authenticator {
 /**
  * Email and password sign-in. Unknown emails and accounts without a password (made by the
  * CLI) are checked against a dummy hash, so they take as long as a wrong password and get the
- * same answer: the response does not tell which emails have accounts.
+ * same answer: the response does not tell which emails have accounts. Every check takes a
+ * slot of the bounded password hasher (`ctx.passwords`), so a flood of sign-ins cannot starve
+ * ingest either.
  */
 export function createAuthenticator(ctx: AppContext, throttle: SigninThrottle): Authenticator {
-  let dummyHash: Promise<string> | null = null;
   return {
     async signIn(input, ip) {
       const email = normalizeEmail(input.email);
@@ -68,13 +71,7 @@ export function createAuthenticator(ctx: AppContext, throttle: SigninThrottle): 
       // Counted before the (slow) check, so a burst of parallel guesses is counted too.
       throttle.fail(email, ip);
       const account = await findAccountByEmail(ctx.db, email);
-      let ok = false;
-      if (account?.password_hash) {
-        ok = await verifyPassword(input.password, account.password_hash);
-      } else {
-        dummyHash ??= hashPassword(randomHex(16));
-        await verifyPassword(input.password, await dummyHash);
-      }
+      const ok = await ctx.passwords.verify(input.password, account?.password_hash ?? null);
       if (!account || !ok) throw new ApiError('invalid_credentials', INVALID_CREDENTIALS);
       throttle.succeed(email, ip);
       return { id: account.id, email: account.email };

@@ -38,7 +38,10 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
     'The email or the password is wrong. Check both; repeated failures are rate-limited.',
   csrf_failed:
     'Send the `x-csrf-token` header from GET /v1/auth/session with every dashboard request that changes something.',
-  signups_closed: 'The operator of this instance has closed sign-ups. Ask them for an account.',
+  signups_closed:
+    'Sign-ups on this instance need an invitation. Ask its operator for an invitation link (made in the dashboard or with `debrief invite`) and sign up through it.',
+  invalid_invitation:
+    'The invitation link is unknown, already used, revoked, expired, or made for another email address (`detail` says which). Ask the operator for a new link.',
   forbidden: 'Your credentials do not allow this action.',
   not_found: 'No such endpoint or resource. The endpoints are listed in /openapi.json.',
   project_not_found:

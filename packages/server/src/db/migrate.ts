@@ -7,12 +7,13 @@ import { instanceSettingsMigration } from './migrations/0003-instance-settings.j
 import { reportCountsMigration } from './migrations/0004-report-counts.js';
 import { reportInboxMigration } from './migrations/0005-report-inbox.js';
 import { ingestLimitsMigration } from './migrations/0006-ingest-limits.js';
+import { invitationsMigration } from './migrations/0007-invitations.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
  * `migrations/`. Each takes the dialect because column types differ (timestamptz vs text).
  */
-function migrations(db: Database): Record<string, Migration> {
+export function migrations(db: Database): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(db.dialect),
     '0002-sessions': sessionsMigration(db.dialect),
@@ -20,6 +21,7 @@ function migrations(db: Database): Record<string, Migration> {
     '0004-report-counts': reportCountsMigration(),
     '0005-report-inbox': reportInboxMigration(db.dialect),
     '0006-ingest-limits': ingestLimitsMigration(),
+    '0007-invitations': invitationsMigration(db.dialect),
   };
 }
 

@@ -14,6 +14,8 @@ export interface AccountsTable {
   monthly_quota: number | null;
   /** 1 = no monthly limit (integer rather than boolean so both dialects read the same value). */
   quota_unlimited: Generated<number>;
+  /** 1 = the instance's operator (at most one row: a partial unique index, migration 0007). */
+  is_operator: Generated<number>;
   created_at: Timestamp;
 }
 
@@ -112,6 +114,21 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+/** One-time sign-up links (migration 0007). Only the token's SHA-256 is stored. */
+export interface InvitationsTable {
+  id: string;
+  token_hash: string;
+  /** When set, only this (normalised) email can accept it. */
+  email: string | null;
+  /** The operator who made it; null when made with the CLI. */
+  created_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_by: string | null;
+  revoked_at: Timestamp | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -124,6 +141,7 @@ export interface DB {
   throttled_requests: ThrottledRequestsTable;
   report_counts: ReportCountsTable;
   sessions: SessionsTable;
+  invitations: InvitationsTable;
 }
 
 export function toDate(value: Date | string): Date {

@@ -1,6 +1,7 @@
 import { problem } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import { sessionInfo } from '../accounts/auth.service.js';
+import { isFirstSignup } from '../accounts/signup.service.js';
 import type { AppContext } from '../context.js';
 import { sendProblem } from '../errors/error-handler.js';
 import { notAuthenticated } from './require-session.js';
@@ -13,7 +14,13 @@ export function registerGetSession(app: FastifyInstance, ctx: AppContext): void 
     if (!session) {
       // The sign-in page learns from this same answer whether to offer sign-up.
       const body = problem(ctx.config.publicUrl, 'not_authenticated', notAuthenticated().detail);
-      return sendProblem(reply, Object.assign(body, { signups: ctx.config.signups }));
+      return sendProblem(
+        reply,
+        Object.assign(body, {
+          signups: ctx.config.signups,
+          first_signup: await isFirstSignup(ctx),
+        }),
+      );
     }
     return sessionInfo(ctx, { id: session.accountId, email: session.email }, session.csrfToken);
   });
