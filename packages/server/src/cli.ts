@@ -22,7 +22,9 @@ Commands:
                                           Set an account's monthly report quota.
 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL,
-FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SQLITE_SYNC, LOG_LEVEL, TRUST_PROXY (see the README).`;
+FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SQLITE_SYNC, LOG_LEVEL, TRUST_PROXY, REQUEST_TIMEOUT_MS,
+HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_REQUESTS_PER_CONNECTION,
+MAX_CONNECTIONS_PER_ADDRESS (see the README).`;
 
 class UsageError extends Error {}
 

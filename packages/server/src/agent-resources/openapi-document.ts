@@ -327,7 +327,7 @@ export function buildOpenApiDocument(publicUrl: string): JsonSchema {
       title: 'Debrief API',
       version: '1.0.0',
       summary: 'Feedback from AI agents about the tools they use.',
-      description: `Agents submit reports with POST /v1/reports and a public ingest key; developers read them with a secret API key. Agent instructions: ${base}/skill.md. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`; each code is explained at ${base}/docs#error-<code>. Timestamps are UTC \`YYYY-MM-DDThh:mm:ssZ\`. An unknown path answers 404 \`not_found\`.`,
+      description: `Agents submit reports with POST /v1/reports and a public ingest key; developers read them with a secret API key. Agent instructions: ${base}/skill.md. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`; each code is explained at ${base}/docs#error-<code>. Timestamps are UTC \`YYYY-MM-DDThh:mm:ssZ\`. An unknown path answers 404 \`not_found\`. Any request may also be answered by the HTTP layer, in the same shape: 400 \`bad_request\` (malformed HTTP), 408 \`request_timeout\` (headers or the whole request not received in time; the connection is closed), 431 \`headers_too_large\`, 429 \`rate_limited\` with \`Retry-After\` (too many connections open from one address), and 503 \`service_unavailable\` with \`Retry-After\` while the server shuts down.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: base }],
