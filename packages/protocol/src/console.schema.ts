@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { PROJECT_NAME_MAX_LENGTH, Project } from './project.schema.js';
 import { parseTimeBound, type TimeBound } from './query.schema.js';
-import { describeValue, LABEL_MAX_LENGTH, ReportStats, WireTimestamp } from './report.schema.js';
+import {
+  describeValue,
+  LABEL_MAX_LENGTH,
+  ReportStats,
+  validText,
+  WireTimestamp,
+} from './report.schema.js';
 
 /**
  * The session-authenticated JSON API of the dashboard (`/v1/auth/*`, `/v1/console/*`). The
@@ -20,10 +26,14 @@ const Email = z
 
 export const SignupBody = z.object({
   email: Email,
-  password: z
-    .string({ error: 'is required' })
-    .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
-    .max(PASSWORD_MAX_LENGTH, { error: `must be at most ${PASSWORD_MAX_LENGTH} characters` }),
+  // validText: a lone surrogate is hashed as U+FFFD, so two different passwords would match.
+  // Sign-in keeps accepting anything: a rule change must not lock out older accounts.
+  password: validText(
+    z
+      .string({ error: 'is required' })
+      .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
+      .max(PASSWORD_MAX_LENGTH, { error: `must be at most ${PASSWORD_MAX_LENGTH} characters` }),
+  ),
 });
 export type SignupBody = z.input<typeof SignupBody>;
 
@@ -65,13 +75,15 @@ export type AuthConfig = z.infer<typeof AuthConfig>;
 
 /** A project or API key name: trimmed, 1–100 characters. */
 export const NameBody = z.object({
-  name: z
-    .string({ error: 'is required: a name of 1 to 100 characters' })
-    .trim()
-    .min(1, { error: 'must not be empty' })
-    .max(PROJECT_NAME_MAX_LENGTH, {
-      error: `must be at most ${PROJECT_NAME_MAX_LENGTH} characters`,
-    }),
+  name: validText(
+    z
+      .string({ error: 'is required: a name of 1 to 100 characters' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(PROJECT_NAME_MAX_LENGTH, {
+        error: `must be at most ${PROJECT_NAME_MAX_LENGTH} characters`,
+      }),
+  ),
 });
 export type NameBody = z.input<typeof NameBody>;
 
@@ -120,10 +132,9 @@ const optionalBound = z
   })
   .optional();
 
-const label = z
-  .string()
-  .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
-  .optional();
+const label = validText(
+  z.string().max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` }),
+).optional();
 
 /** At most this many days in one timeseries: a year and a day (leap years). */
 export const TIMESERIES_MAX_DAYS = 366;
