@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { postgresAvailable, startPostgresCluster } from './postgres-cluster.js';
+import { REQUIRE_ALL, requiredError, skipLine } from './skips.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,11 +10,19 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  if (process.env.DEBRIEF_TEST_POSTGRES === 'off' || !postgresAvailable()) {
-    console.warn(
-      '\n[debrief tests] PostgreSQL binaries (initdb, pg_ctl) not found: storage tests run on SQLite only. ' +
-        'Install PostgreSQL (apt-get install -y postgresql) to run them on both dialects.\n',
+  const off = process.env.DEBRIEF_TEST_POSTGRES === 'off';
+  if (off || !postgresAvailable()) {
+    const dir = process.env.POSTGRES_BIN_DIR;
+    const missing = off
+      ? 'DEBRIEF_TEST_POSTGRES=off'
+      : `no initdb and pg_ctl ${dir ? `in POSTGRES_BIN_DIR=${dir}` : 'on PATH or in /usr/lib/postgresql/*/bin'}`;
+    const line = skipLine(
+      'the PostgreSQL runs (storage and route tests run on SQLite only)',
+      missing,
+      'apt-get install postgresql',
     );
+    if (REQUIRE_ALL) throw requiredError(line);
+    console.warn(line);
     project.provide('postgresUrl', null);
     return;
   }

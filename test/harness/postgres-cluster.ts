@@ -19,8 +19,13 @@ export interface PostgresCluster {
   stop(): void;
 }
 
-/** Where initdb and pg_ctl are: `''` when on PATH, a directory, or null when not installed. */
+/**
+ * Where initdb and pg_ctl are: `''` when on PATH, a directory, or null when not installed.
+ * `POSTGRES_BIN_DIR` names the directory instead (a test of the skip path sets a missing one).
+ */
 function findBinDir(): string | null {
+  const override = process.env.POSTGRES_BIN_DIR;
+  if (override) return existsSync(join(override, 'initdb')) ? override : null;
   if (spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim()) return '';
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;

@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import {
   createProject,
+  describeBrowser,
   ensureDashboardBuilt,
   expectAccessible,
   launchChromium,
@@ -16,7 +17,7 @@ import {
  * empty and with data, wide and narrow, light and dark. Any violation fails with its rule,
  * impact and elements.
  */
-describe('dashboard accessibility (axe-core)', { timeout: 60_000 }, () => {
+describeBrowser('dashboard accessibility (axe-core)', { timeout: 60_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;

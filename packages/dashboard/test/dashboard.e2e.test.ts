@@ -1,8 +1,14 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
-import { artifacts, ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
+import {
+  artifacts,
+  describeBrowser,
+  ensureDashboardBuilt,
+  launchChromium,
+  STEP_MS,
+} from './browser.js';
 
 /**
  * The dashboard end to end: a real server (SQLite) serving the built SPA, driven through
@@ -12,7 +18,7 @@ import { artifacts, ensureDashboardBuilt, launchChromium, STEP_MS } from './brow
 /** A small quota, so the near-limit and over-limit notices can be reached. */
 const QUOTA = 30;
 
-describe('dashboard in a browser', { timeout: 60_000 }, () => {
+describeBrowser('dashboard in a browser', { timeout: 60_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;

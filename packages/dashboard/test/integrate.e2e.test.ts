@@ -1,13 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
-import { ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
+import { describeBrowser, ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
 
 /**
  * The Integrate page's skill name, in a browser: typed once, it becomes the SKILL.md block's
  * `"source"`, so the reports sent through the block are told apart from other routes'.
  */
-describe('integrate page in a browser', { timeout: 60_000 }, () => {
+describeBrowser('integrate page in a browser', { timeout: 60_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;

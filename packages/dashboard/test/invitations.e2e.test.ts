@@ -1,15 +1,21 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
-import { artifacts, ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
+import {
+  artifacts,
+  describeBrowser,
+  ensureDashboardBuilt,
+  launchChromium,
+  STEP_MS,
+} from './browser.js';
 
 /**
  * Sign-up by invitation in a browser (issue 16, deliverable 4), on the default `SIGNUPS=invite`:
  * the first visitor becomes the operator, makes an invitation link in the dashboard, and a
  * second person accepts it; the link then admits nobody else, and a revoked link nobody.
  */
-describe('invitations in a browser', { timeout: 90_000 }, () => {
+describeBrowser('invitations in a browser', { timeout: 90_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let operatorContext: BrowserContext;

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import {
   artifacts,
   createProject,
+  describeBrowser,
   ensureDashboardBuilt,
   launchChromium,
   STEP_MS,
@@ -23,7 +24,7 @@ const LAPTOP = { width: 1280, height: 900 };
 /** How far the document scrolls sideways beyond the viewport, in CSS pixels (0 = no pan). */
 const PAN = 'document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth';
 
-describe('dashboard layout', { timeout: 60_000 }, () => {
+describeBrowser('dashboard layout', { timeout: 60_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;

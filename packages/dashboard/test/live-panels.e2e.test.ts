@@ -1,12 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   startTestServer,
   type Tenant,
   type TestServer,
 } from '../../../test/harness/test-server.js';
 import { sessionFor } from '../../server/test/session-client.js';
-import { ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
+import { describeBrowser, ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
 
 /**
  * The reports page's panels (chart, tools table, tool and source filters, usage meter, list)
@@ -22,7 +22,7 @@ interface Panels {
   toolOptions: string[];
 }
 
-describe('reports page panels in a browser', { timeout: 90_000 }, () => {
+describeBrowser('reports page panels in a browser', { timeout: 90_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;

@@ -1,19 +1,25 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   startTestServer,
   type Tenant,
   type TestServer,
 } from '../../../test/harness/test-server.js';
 import { createSession } from '../../server/src/sessions/session.service.js';
-import { artifacts, ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
+import {
+  artifacts,
+  describeBrowser,
+  ensureDashboardBuilt,
+  launchChromium,
+  STEP_MS,
+} from './browser.js';
 
 /**
  * The Keys page's Rate limits section in Chromium: the owner sees what was throttled and from
  * where, and sets the project's own limits, which the next submissions meet.
  */
-describe('rate limits in the dashboard', { timeout: 60_000 }, () => {
+describeBrowser('rate limits in the dashboard', { timeout: 60_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;

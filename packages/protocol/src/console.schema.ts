@@ -7,6 +7,7 @@ import {
   LABEL_MAX_LENGTH,
   NUL_CHARACTER_MESSAGE,
   ReportStats,
+  validText,
   WireTimestamp,
 } from './report.schema.js';
 
@@ -27,10 +28,14 @@ export const Email = z
 
 export const SignupBody = z.object({
   email: Email,
-  password: z
-    .string({ error: 'is required' })
-    .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
-    .max(PASSWORD_MAX_LENGTH, { error: `must be at most ${PASSWORD_MAX_LENGTH} characters` }),
+  // validText: a lone surrogate is hashed as U+FFFD, so two different passwords would match.
+  // Sign-in keeps accepting anything: a rule change must not lock out older accounts.
+  password: validText(
+    z
+      .string({ error: 'is required' })
+      .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
+      .max(PASSWORD_MAX_LENGTH, { error: `must be at most ${PASSWORD_MAX_LENGTH} characters` }),
+  ),
   /** The token of an invitation link (`/signup?invite=<token>`); needed unless sign-ups are open. */
   invitation: z
     .string({ error: 'must be the invitation token from the link' })
@@ -95,13 +100,15 @@ export type AuthConfig = z.infer<typeof AuthConfig>;
 
 /** A project or API key name: trimmed, 1–100 characters. */
 export const NameBody = z.object({
-  name: z
-    .string({ error: 'is required: a name of 1 to 100 characters' })
-    .trim()
-    .min(1, { error: 'must not be empty' })
-    .max(PROJECT_NAME_MAX_LENGTH, {
-      error: `must be at most ${PROJECT_NAME_MAX_LENGTH} characters`,
-    }),
+  name: validText(
+    z
+      .string({ error: 'is required: a name of 1 to 100 characters' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(PROJECT_NAME_MAX_LENGTH, {
+        error: `must be at most ${PROJECT_NAME_MAX_LENGTH} characters`,
+      }),
+  ),
 });
 export type NameBody = z.input<typeof NameBody>;
 
@@ -150,10 +157,9 @@ const optionalBound = z
   })
   .optional();
 
-const label = z
-  .string()
-  .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
-  .optional();
+const label = validText(
+  z.string().max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` }),
+).optional();
 
 /** At most this many days in one timeseries: a year and a day (leap years). */
 export const TIMESERIES_MAX_DAYS = 366;

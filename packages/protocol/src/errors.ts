@@ -5,6 +5,7 @@ import { z } from 'zod';
  * Adding a code means adding it here and to `errorStatus` (the switch is exhaustive).
  */
 export const ERROR_CODES = [
+  'bad_request',
   'invalid_json',
   'invalid_body',
   'validation_failed',
@@ -26,6 +27,8 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'conflict',
   'payload_too_large',
+  'request_timeout',
+  'headers_too_large',
   'quota_exceeded',
   'rate_limited',
   'internal_error',
@@ -36,6 +39,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export function errorStatus(code: ErrorCode): number {
   switch (code) {
+    case 'bad_request':
     case 'invalid_json':
     case 'invalid_body':
     case 'validation_failed':
@@ -64,6 +68,10 @@ export function errorStatus(code: ErrorCode): number {
       return 409;
     case 'payload_too_large':
       return 413;
+    case 'request_timeout':
+      return 408;
+    case 'headers_too_large':
+      return 431;
     case 'quota_exceeded':
     case 'rate_limited':
       return 429;
@@ -80,6 +88,7 @@ export function errorStatus(code: ErrorCode): number {
 
 /** Short, human titles: the `title` member of problem details (constant per code). */
 export const ERROR_TITLES: Record<ErrorCode, string> = {
+  bad_request: 'Malformed HTTP request',
   invalid_json: 'Request body is not valid JSON',
   invalid_body: 'Request body must be a JSON object',
   validation_failed: 'Request fields are invalid',
@@ -101,6 +110,8 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   method_not_allowed: 'Method not allowed',
   conflict: 'Conflict',
   payload_too_large: 'Request body too large',
+  request_timeout: 'Request not received in time',
+  headers_too_large: 'Request headers too large',
   quota_exceeded: 'Monthly report quota exceeded',
   rate_limited: 'Too many requests',
   internal_error: 'Internal server error',

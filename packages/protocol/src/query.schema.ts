@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  describeValue,
-  hasNoNul,
-  LABEL_MAX_LENGTH,
-  NUL_CHARACTER_MESSAGE,
-  Outcome,
-} from './report.schema.js';
+import { describeValue, LABEL_MAX_LENGTH, Outcome, validText } from './report.schema.js';
 
 /** The original specification's default page size of the read API. */
 export const DEFAULT_PAGE_LIMIT = 50;
@@ -96,10 +90,9 @@ const timeBound = z.string().transform((text, ctx) => {
   return bound;
 });
 
-const label = z
-  .string()
-  .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
-  .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE });
+const label = validText(
+  z.string().max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` }),
+);
 
 /**
  * Query of `GET /v1/dashboard/{projectId}/reports`. Every value arrives as a string; repeated

@@ -5,17 +5,22 @@ import {
   LABEL_MAX_LENGTH,
   METADATA_MAX_BYTES,
   METADATA_MAX_KEYS,
+  RESERVED_METADATA_KEYS,
   type ValidReportInput,
 } from './report.schema.js';
-import { utf8Length } from './utf8.js';
+import { isWellFormedText, utf8Length } from './utf8.js';
 
 const outcomes: ReadonlySet<unknown> = new Set(OUTCOMES);
+const reservedKeys: ReadonlySet<string> = new Set(RESERVED_METADATA_KEYS);
+
+/** The schema's `validText`: no NUL, no lone surrogate. */
+const plainText = (text: string) => hasNoNul(text) && isWellFormedText(text);
 
 function label(value: unknown): string | null | undefined {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
-  if (trimmed.length > LABEL_MAX_LENGTH || !hasNoNul(trimmed)) return undefined;
+  if (trimmed.length > LABEL_MAX_LENGTH || !plainText(trimmed)) return undefined;
   return trimmed === '' ? null : trimmed;
 }
 
@@ -25,10 +30,12 @@ function metadata(value: unknown): ValidReportInput['metadata'] | undefined {
   const copy: Record<string, string | number | boolean> = {};
   let keys = 0;
   for (const key in value) {
-    if (key === '__proto__' || ++keys > METADATA_MAX_KEYS) return;
+    if (reservedKeys.has(key) || ++keys > METADATA_MAX_KEYS || !plainText(key)) return;
     const field = (value as Record<string, unknown>)[key];
     const type = typeof field;
-    if (type !== 'string' && type !== 'boolean' && !(type === 'number' && Number.isFinite(field))) {
+    if (type === 'string') {
+      if (!plainText(field as string)) return;
+    } else if (type !== 'boolean' && !(type === 'number' && Number.isFinite(field))) {
       return;
     }
     copy[key] = field as string | number | boolean;
@@ -42,7 +49,7 @@ function metadata(value: unknown): ValidReportInput['metadata'] | undefined {
 /**
  * `ReportInput.parse` for the plainly valid report, about ten times cheaper than zod on the
  * ingest path, where validation was the largest cost after the socket (BENCHMARKS.md).
- * Anything else — an invalid field, an unusual value, a `__proto__` key — gives undefined,
+ * Anything else — an invalid field, an unusual value, a reserved key — gives undefined,
  * and the caller runs the schema, which stays the one definition of what is valid and of every
  * error message. A property test holds this to the schema: whenever it answers, zod answers
  * the same.
@@ -51,7 +58,7 @@ export function parsePlainReportInput(body: Record<string, unknown>): ValidRepor
   const { outcome, details, tool_name, source } = body;
   if (!outcomes.has(outcome) || typeof details !== 'string') return;
   const text = details.trim();
-  if (text.length === 0 || text.length > DETAILS_MAX_LENGTH || !hasNoNul(text)) return;
+  if (text.length === 0 || text.length > DETAILS_MAX_LENGTH || !plainText(text)) return;
   const toolName = label(tool_name);
   const sourceLabel = label(source);
   const meta = metadata(body.metadata);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OUTCOMES } from './outcomes.js';
-import { utf8Length } from './utf8.js';
+import { isWellFormedText, utf8Length } from './utf8.js';
 
 export const DETAILS_MAX_LENGTH = 10_000;
 export const LABEL_MAX_LENGTH = 200;
@@ -28,6 +28,28 @@ export function describeValue(value: unknown): string {
 export const NUL_CHARACTER_MESSAGE = 'must not contain NUL characters (\\u0000)';
 export const hasNoNul = (value: string) => !value.includes('\u0000');
 
+export const LONE_SURROGATE_MESSAGE =
+  'must be valid Unicode: it contains a lone surrogate (an unpaired \\ud800–\\udfff escape). Escape a character outside the BMP as its full pair, or send it as UTF-8';
+
+/**
+ * The checks every free text of the protocol shares (reports, labels, names, metadata), so a
+ * value is refused the same way on both dialects rather than stored differently by each.
+ */
+export function validText<T extends z.ZodString>(schema: T): T {
+  return schema
+    .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
+    .refine(isWellFormedText, { error: LONE_SURROGATE_MESSAGE });
+}
+
+/**
+ * Metadata keys refused because code that reads metadata into a plain object would change its
+ * prototype instead of storing a value (`JSON.parse` makes `__proto__` an own key; a record
+ * parser skips it, which silently stored `{}`).
+ */
+export const RESERVED_METADATA_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+export const RESERVED_METADATA_KEY_MESSAGE =
+  'is a reserved key name: __proto__, constructor and prototype are refused in metadata; rename it';
+
 export const Outcome = z.enum(OUTCOMES, {
   error: (issue) =>
     issue.input === undefined
@@ -45,23 +67,26 @@ const requiredString = (what: string) =>
   });
 
 /** Optional label: trimmed; an empty string or null means absent. */
-const optionalLabel = z
-  .string({ error: (issue) => `must be a string (received ${describeValue(issue.input)})` })
-  .trim()
-  .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` })
-  .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
+const optionalLabel = validText(
+  z
+    .string({ error: (issue) => `must be a string (received ${describeValue(issue.input)})` })
+    .trim()
+    .max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` }),
+)
   .nullish()
   .transform((value) => (value ? value : null));
 
-const MetadataValue = z.union([z.string(), z.number(), z.boolean()], {
+const MetadataValue = z.union([validText(z.string()), z.number(), z.boolean()], {
   error: (issue) =>
     `must be a string, number or boolean; nested objects, arrays and null are not allowed (received ${describeValue(issue.input)})`,
 });
 
-export const ReportMetadata = z
-  .record(z.string(), MetadataValue, {
+const FlatMetadata = z
+  .record(validText(z.string()), MetadataValue, {
     error: (issue) =>
-      `must be a flat JSON object of string, number or boolean values (received ${describeValue(issue.input)})`,
+      issue.code === 'invalid_key'
+        ? `key ${issue.issues[0]?.message ?? 'is invalid'}`
+        : `must be a flat JSON object of string, number or boolean values (received ${describeValue(issue.input)})`,
   })
   .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, {
     error: `must have at most ${METADATA_MAX_KEYS} keys`,
@@ -69,6 +94,26 @@ export const ReportMetadata = z
   .refine((value) => utf8Length(JSON.stringify(value)) <= METADATA_MAX_BYTES, {
     error: `must be at most ${METADATA_MAX_BYTES} bytes when serialized as JSON`,
   });
+
+/** Reserved keys are checked on the raw object: the record parser never shows `__proto__`. */
+export const ReportMetadata = z.preprocess<
+  unknown,
+  typeof FlatMetadata,
+  z.input<typeof FlatMetadata>
+>((value, ctx) => {
+  if (typeof value === 'object' && value !== null) {
+    for (const key of RESERVED_METADATA_KEYS) {
+      if (Object.hasOwn(value, key))
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: RESERVED_METADATA_KEY_MESSAGE,
+          input: key,
+        });
+    }
+  }
+  return value;
+}, FlatMetadata);
 export type ReportMetadata = z.infer<typeof ReportMetadata>;
 
 /**
@@ -77,13 +122,14 @@ export type ReportMetadata = z.infer<typeof ReportMetadata>;
  */
 export const ReportInput = z.object({
   outcome: Outcome,
-  details: requiredString('what happened, in plain words')
-    .trim()
-    .min(1, { error: 'must not be empty: say what happened, in plain words' })
-    .max(DETAILS_MAX_LENGTH, {
-      error: `must be at most ${DETAILS_MAX_LENGTH} characters; shorten it`,
-    })
-    .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE }),
+  details: validText(
+    requiredString('what happened, in plain words')
+      .trim()
+      .min(1, { error: 'must not be empty: say what happened, in plain words' })
+      .max(DETAILS_MAX_LENGTH, {
+        error: `must be at most ${DETAILS_MAX_LENGTH} characters; shorten it`,
+      }),
+  ),
   tool_name: optionalLabel,
   source: optionalLabel,
   metadata: ReportMetadata.nullish().transform((value) => value ?? null),

@@ -15,3 +15,15 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/** A UTF-16 code unit of a surrogate pair standing alone (with `u`, a valid pair is one code point). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * Whether a string is valid Unicode: JSON may escape half of a surrogate pair (`"\ud800"`),
+ * which has no UTF-8 encoding. SQLite would store the invalid bytes and PostgreSQL a U+FFFD,
+ * so such text is refused (String.prototype.isWellFormed is ES2024, newer than our target).
+ */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}

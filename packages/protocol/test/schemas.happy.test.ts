@@ -19,14 +19,19 @@ describe('ReportInput', () => {
     });
   });
 
-  it('refuses prototype-polluting metadata values but keeps the keys as data', () => {
-    const parsed = ReportInput.parse({
-      outcome: 'success',
-      details: 'x',
-      metadata: JSON.parse('{"__proto__": "x", "a": 1}'),
-    });
-    expect(({} as Record<string, unknown>).a).toBeUndefined();
-    expect(parsed.metadata).toMatchObject({ a: 1 });
+  it('refuses reserved metadata keys, which JSON.parse keeps as own properties, naming each', () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const parsed = ReportInput.safeParse({
+        outcome: 'success',
+        details: 'x',
+        metadata: JSON.parse(`{"${key}": {"polluted": true}, "a": 1}`),
+      });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((issue) => issue.path.join('.'))).toEqual([
+        `metadata.${key}`,
+      ]);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 

@@ -1,5 +1,6 @@
 import { BODY_MAX_BYTES } from '@debrief/protocol';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import pino from 'pino';
 import { registerAuthConfig } from './accounts/auth-config.route.js';
 import { registerSignin } from './accounts/signin.route.js';
 import { registerSignup } from './accounts/signup.route.js';
@@ -29,6 +30,7 @@ import { registerConsoleUpdateProjectLimits } from './console/update-project-lim
 import type { AppContext } from './context.js';
 import { frameworkErrorHandler, registerErrorHandling } from './errors/error-handler.js';
 import { registerHealth } from './health/health.route.js';
+import { createHttpGuard } from './http/http-server.js';
 import { registerLenientJsonBody } from './http/json-body.js';
 import { lazyRequestLogger } from './http/lazy-request-logger.js';
 import { registerListProjects } from './projects/list-projects.route.js';
@@ -62,8 +64,15 @@ export async function createApp(
   ctx: AppContext,
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
+  const log = options.logger ?? pino({ enabled: false });
+  const guard = createHttpGuard({
+    limits: ctx.config.http,
+    publicUrl: ctx.config.publicUrl,
+    trustProxy: ctx.config.trustProxy,
+    log,
+  });
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    loggerInstance: log,
     bodyLimit: BODY_MAX_BYTES,
     trustProxy:
       typeof ctx.config.trustProxy === 'number'
@@ -71,7 +80,11 @@ export async function createApp(
         : ctx.config.trustProxy,
     // Per-request lines are logged by the onResponse hook below, at debug level.
     logController: new LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // The HTTP server's limits and the shutdown 503 are the guard's (http/http-server.ts):
+    // Fastify's own answers there are not problem details.
+    serverFactory: guard.serverFactory,
+    clientErrorHandler: guard.clientErrorHandler,
+    return503OnClosing: false,
     childLoggerFactory: lazyRequestLogger,
     frameworkErrors: frameworkErrorHandler(ctx.config.publicUrl),
   });
@@ -94,6 +107,8 @@ export async function createApp(
   registerErrorHandling(app, ctx.config.publicUrl);
   registerLenientJsonBody(app);
 
+  // First of the preClose hooks: requests that arrive while the server drains get a 503.
+  app.addHook('preClose', async () => guard.markClosing());
   const streams = new StreamRegistry();
   // End event streams first, or closing would wait for every open dashboard to leave.
   app.addHook('preClose', async () => streams.closeAll());

@@ -27,8 +27,10 @@ Commands:
                                           only when given; expires in 7 days by default).
 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL,
-FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SIGNUPS_PER_ADDRESS, SQLITE_SYNC, LOG_LEVEL,
-TRUST_PROXY (see the README).
+FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SIGNUPS_PER_ADDRESS, SQLITE_SYNC, LOG_LEVEL, TRUST_PROXY,
+REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_REQUESTS_PER_CONNECTION,
+MAX_CONNECTIONS_PER_ADDRESS, INGEST_RATE_PER_KEY, INGEST_BURST_PER_KEY, INGEST_RATE_PER_ADDRESS,
+INGEST_BURST_PER_ADDRESS, ADDRESS_DAILY_SHARE (see the README).
 
 SIGNUPS: invite (default: the first sign-up creates the operator, later ones need an
 invitation), open (anyone, throttled per address), closed (an invitation always, even for

@@ -13,6 +13,15 @@ function rateSetting(fallback: number) {
     .transform((value) => (value === 'unlimited' ? null : value));
 }
 
+/** A whole number of milliseconds or a count, 0 meaning no limit. */
+function limit(fallback: number, unit: string) {
+  return z.coerce
+    .number({ error: `must be a whole number of ${unit} (0 = no limit)` })
+    .int({ error: `must be a whole number of ${unit} (0 = no limit)` })
+    .min(0, { error: `must be a whole number of ${unit} (0 = no limit)` })
+    .default(fallback);
+}
+
 /**
  * The environment, parsed once at start (DESIGN §3). Empty variables count as unset, so
  * `PORT=` in a .env file falls back to the default instead of failing.
@@ -62,6 +71,14 @@ const Env = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
+  // HTTP limits (README, Configuration): generous for any real agent, which sends a few KiB
+  // over one short-lived connection, and tight enough that slow or piled-up connections from an
+  // outsider are closed instead of held.
+  REQUEST_TIMEOUT_MS: limit(30_000, 'milliseconds'),
+  HEADERS_TIMEOUT_MS: limit(10_000, 'milliseconds'),
+  KEEP_ALIVE_TIMEOUT_MS: limit(72_000, 'milliseconds'),
+  MAX_REQUESTS_PER_CONNECTION: limit(10_000, 'requests'),
+  MAX_CONNECTIONS_PER_ADDRESS: limit(64, 'connections'),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -100,6 +117,21 @@ export interface Config {
   sqliteSync: SqliteSync;
   logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: boolean | number | string;
+  http: HttpLimits;
+}
+
+/** Timeouts and connection limits of the HTTP server (http/http-server.ts); 0 = no limit. */
+export interface HttpLimits {
+  /** Time to receive a whole request, headers and body; beyond it 408. */
+  requestTimeoutMs: number;
+  /** Time to receive a request's headers; beyond it 408. At most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Requests one connection may carry; the last one is answered with `Connection: close`. */
+  maxRequestsPerConnection: number;
+  /** Open connections from one client address; beyond it 429 and the connection closes. */
+  maxConnectionsPerAddress: number;
 }
 
 /**
@@ -131,6 +163,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.REQUEST_TIMEOUT_MS > 0 && e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (received ${e.HEADERS_TIMEOUT_MS} > ${e.REQUEST_TIMEOUT_MS})`,
+    );
+  }
   const localHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
     port: e.PORT,
@@ -151,5 +188,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteSync: e.SQLITE_SYNC,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    http: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      maxRequestsPerConnection: e.MAX_REQUESTS_PER_CONNECTION,
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    },
   };
 }

@@ -21,7 +21,39 @@ describe('configuration', () => {
       sqliteSync: 'normal',
       logLevel: 'info',
       trustProxy: false,
+      http: {
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 10_000,
+        keepAliveTimeoutMs: 72_000,
+        maxRequestsPerConnection: 10_000,
+        maxConnectionsPerAddress: 64,
+      },
     });
+  });
+
+  it('reads the HTTP limits, 0 meaning none, and keeps the header timeout within the request timeout', () => {
+    expect(
+      loadConfig({
+        REQUEST_TIMEOUT_MS: '0',
+        HEADERS_TIMEOUT_MS: '5000',
+        KEEP_ALIVE_TIMEOUT_MS: '5000',
+        MAX_REQUESTS_PER_CONNECTION: '0',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
+      }).http,
+    ).toEqual({
+      requestTimeoutMs: 0,
+      headersTimeoutMs: 5000,
+      keepAliveTimeoutMs: 5000,
+      maxRequestsPerConnection: 0,
+      maxConnectionsPerAddress: 0,
+    });
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: 'many' })).toThrow(
+      /MAX_CONNECTIONS_PER_ADDRESS must be a whole number of connections/,
+    );
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '-1' })).toThrow(/REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '10000' })).toThrow(
+      /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/,
+    );
   });
 
   it('reads every variable, and treats empty ones as unset', () => {

@@ -20,6 +20,8 @@ import {
  * than breaking the build of whoever adds it.
  */
 const FIXES: Partial<Record<ErrorCode, string>> = {
+  bad_request:
+    'The request is not valid HTTP/1.1 (a malformed request line, header or chunk). Send a well-formed request; any HTTP client library does.',
   invalid_json:
     'The body did not parse as JSON. Send one JSON object with double-quoted keys and strings; escape `"` and newlines inside `details`.',
   invalid_body:
@@ -49,6 +51,10 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
   method_not_allowed: 'This endpoint does not take this HTTP method; see /openapi.json.',
   conflict: 'The resource already exists (e.g. an account with this email). Use the existing one.',
   payload_too_large: `The body is larger than ${BODY_MAX_BYTES / 1024} KiB. Shorten \`details\` and \`metadata\`.`,
+  request_timeout:
+    'The request (headers and body) did not arrive in time, so the connection was closed. Send the whole request at once and retry once.',
+  headers_too_large:
+    'The request line and headers together are too large (16 KiB at most). Send fewer or shorter headers and cookies.',
   quota_exceeded:
     "The project owner has used this month's report quota (the account's, or the project's own cap); nothing was stored. Do not retry before the time in `Retry-After` (the start of next month, UTC); carry on with your task.",
   rate_limited:

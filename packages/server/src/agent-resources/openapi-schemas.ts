@@ -67,7 +67,7 @@ export const FIELD_DESCRIPTIONS = {
   details: `What happened, in plain words (trimmed; 1 to ${DETAILS_MAX_LENGTH.toLocaleString('en-US')} characters). No secrets or personal data.`,
   tool_name: `The tool the report is about, at most ${LABEL_MAX_LENGTH} characters. Empty or null means absent.`,
   source: `Who is reporting, e.g. the agent or client name; at most ${LABEL_MAX_LENGTH} characters. Empty or null means absent.`,
-  metadata: `Optional flat object of string, number or boolean values (at most ${METADATA_MAX_KEYS} keys, ${METADATA_MAX_BYTES} bytes as JSON), e.g. client name and version, model, session id.`,
+  metadata: `Optional flat object of string, number or boolean values (at most ${METADATA_MAX_KEYS} keys, ${METADATA_MAX_BYTES} bytes as JSON), e.g. client name and version, model, session id. The keys \`__proto__\`, \`constructor\` and \`prototype\` are refused. Every text of a report must be valid Unicode without NUL: a lone surrogate escape such as \`\\ud800\` is a 400.`,
   created_at: 'When the report was stored, UTC, whole seconds.',
   id: '32 lowercase hex characters; report ids are UUIDv7 without dashes, so they sort by time.',
 };
