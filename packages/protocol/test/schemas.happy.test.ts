@@ -79,8 +79,8 @@ describe('time bounds', () => {
 });
 
 describe('ListReportsQuery', () => {
-  it('defaults to page 1 of 20 and clamps limit to 100', () => {
-    expect(ListReportsQuery.parse({})).toMatchObject({ page: 1, limit: 20 });
+  it('defaults to page 1 of 50 and clamps limit to 100', () => {
+    expect(ListReportsQuery.parse({})).toMatchObject({ page: 1, limit: 50 });
     expect(ListReportsQuery.parse({ limit: '101' }).limit).toBe(100);
   });
 });

@@ -78,7 +78,7 @@ const Env = z.object({
   HEADERS_TIMEOUT_MS: limit(10_000, 'milliseconds'),
   KEEP_ALIVE_TIMEOUT_MS: limit(72_000, 'milliseconds'),
   MAX_REQUESTS_PER_CONNECTION: limit(10_000, 'requests'),
-  MAX_CONNECTIONS_PER_ADDRESS: limit(64, 'connections'),
+  MAX_CONNECTIONS_PER_ADDRESS: limit(128, 'connections'),
   TRUST_PROXY: z
     .string()
     .default('false')

@@ -26,7 +26,7 @@ describe('configuration', () => {
         headersTimeoutMs: 10_000,
         keepAliveTimeoutMs: 72_000,
         maxRequestsPerConnection: 10_000,
-        maxConnectionsPerAddress: 64,
+        maxConnectionsPerAddress: 128,
       },
     });
   });

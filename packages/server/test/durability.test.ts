@@ -74,7 +74,7 @@ describe.each(CASES)('durability on $name', ({ dialect, sync }) => {
         Array.from({ length: 45 }, (_, j) => submit(server!.url, 20 + burst * 45 + j)),
       );
       for (const res of results) {
-        expect(res.status).toBe(201);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
         acknowledged.push(res.body.id);
       }
     }

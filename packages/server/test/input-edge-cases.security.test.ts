@@ -19,7 +19,7 @@ describe.each(DIALECTS)('input edge cases on %s', (dialect) => {
   let server: TestServer;
   let tenant: Tenant;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, { SIGNUPS: 'open' });
     tenant = await server.tenant();
   });
   afterAll(() => server.close());
