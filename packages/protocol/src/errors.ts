@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'quota_exceeded',
   'rate_limited',
+  'too_many_streams',
   'internal_error',
   'service_unavailable',
 ] as const;
@@ -64,6 +65,7 @@ export function errorStatus(code: ErrorCode): number {
       return 413;
     case 'quota_exceeded':
     case 'rate_limited':
+    case 'too_many_streams':
       return 429;
     case 'internal_error':
       return 500;
@@ -100,6 +102,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   payload_too_large: 'Request body too large',
   quota_exceeded: 'Monthly report quota exceeded',
   rate_limited: 'Too many requests',
+  too_many_streams: 'Too many open event streams',
   internal_error: 'Internal server error',
   service_unavailable: 'Service unavailable',
 };

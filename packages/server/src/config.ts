@@ -33,6 +33,21 @@ const Env = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
+  STREAMS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1, { error: 'must be a whole number of streams, at least 1' })
+    .default(20),
+  STREAMS_PER_INSTANCE: z.coerce
+    .number()
+    .int()
+    .min(1, { error: 'must be a whole number of streams, at least 1' })
+    .default(1000),
+  STREAM_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(65_536, { error: 'must be a whole number of bytes, at least 65536' })
+    .default(1_048_576),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -63,6 +78,12 @@ export interface Config {
   sqliteSync: SqliteSync;
   logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: boolean | number | string;
+  /** Event streams (README, Configuration): how many one account may hold open at once… */
+  streamsPerAccount: number;
+  /** …how many this process holds open in all… */
+  streamsPerInstance: number;
+  /** …and how many bytes one may have waiting for a slow reader before it is dropped. */
+  streamBufferBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -94,5 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteSync: e.SQLITE_SYNC,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    streamsPerAccount: e.STREAMS_PER_ACCOUNT,
+    streamsPerInstance: e.STREAMS_PER_INSTANCE,
+    streamBufferBytes: e.STREAM_BUFFER_BYTES,
   };
 }

@@ -13,6 +13,9 @@ describe('configuration', () => {
       sqliteSync: 'normal',
       logLevel: 'info',
       trustProxy: false,
+      streamsPerAccount: 20,
+      streamsPerInstance: 1000,
+      streamBufferBytes: 1_048_576,
     });
   });
 
@@ -27,6 +30,9 @@ describe('configuration', () => {
       SQLITE_SYNC: 'full',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '2',
+      STREAMS_PER_ACCOUNT: '5',
+      STREAMS_PER_INSTANCE: '300',
+      STREAM_BUFFER_BYTES: '262144',
       UNRELATED: 'x',
     });
     expect(config).toMatchObject({
@@ -37,6 +43,9 @@ describe('configuration', () => {
       signups: 'closed',
       sqliteSync: 'full',
       trustProxy: 2,
+      streamsPerAccount: 5,
+      streamsPerInstance: 300,
+      streamBufferBytes: 262_144,
     });
     expect(loadConfig({ PORT: '', HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
   });
@@ -58,6 +67,8 @@ describe('configuration', () => {
         PUBLIC_URL: 'ftp://x',
         LOG_LEVEL: 'loud',
         SQLITE_SYNC: 'off',
+        STREAMS_PER_ACCOUNT: '0',
+        STREAM_BUFFER_BYTES: '1024',
       });
     } catch (error) {
       const message = (error as Error).message;
@@ -67,6 +78,8 @@ describe('configuration', () => {
         'PUBLIC_URL',
         'LOG_LEVEL',
         'SQLITE_SYNC',
+        'STREAMS_PER_ACCOUNT',
+        'STREAM_BUFFER_BYTES',
       ])
         expect(message).toContain(name);
     }

@@ -49,6 +49,8 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
   quota_exceeded:
     "The project owner has used this month's report quota; nothing was stored. Do not retry before the time in `Retry-After` (the start of next month, UTC); carry on with your task.",
   rate_limited: 'Too many requests. Wait for the seconds in `Retry-After`, then try again.',
+  too_many_streams:
+    'Too many event streams are open: this account has reached its limit of concurrent streams, or the instance its total. Close a stream you no longer read (another dashboard tab, an idle client), then reconnect after the seconds in `Retry-After`, with `Last-Event-ID` so nothing is missed.',
   internal_error:
     'Something failed on the server and nothing was changed. Retry once after a moment; if it persists, carry on with your task.',
   service_unavailable:
