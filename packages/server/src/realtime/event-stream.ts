@@ -114,7 +114,14 @@ export class EventStream {
   }
 
   private finish(finalChunk?: string, graceMs = this.options.closeGraceMs): void {
-    if (this.state !== 'open') return;
+    if (this.state === 'gone') return;
+    if (this.state === 'closing') {
+      // Already ended (dropped as too slow): shutdown only shortens the wait.
+      if (this.graceTimer) clearTimeout(this.graceTimer);
+      this.graceTimer = setTimeout(() => this.res.destroy(), graceMs);
+      this.graceTimer.unref();
+      return;
+    }
     this.state = 'closing';
     this.options.onRelease();
     if (finalChunk) this.res.end(finalChunk);
