@@ -22,7 +22,8 @@ Commands:
                                           Set an account's monthly report quota.
 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL,
-FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SQLITE_SYNC, LOG_LEVEL, TRUST_PROXY (see the README).`;
+FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SQLITE_SYNC, LOG_LEVEL, TRUST_PROXY, STREAMS_PER_ACCOUNT,
+STREAMS_PER_INSTANCE, STREAM_BUFFER_BYTES (see the README).`;
 
 class UsageError extends Error {}
 
