@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { PROBLEM_CONTENT_TYPE } from '@debrief/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
@@ -130,6 +131,33 @@ describe.each(DIALECTS)('event streams under a stalled reader on %s', (dialect) 
       );
     } finally {
       resumed.close();
+    }
+  });
+
+  it('a reader that leaves at once, even while its request is authorised, frees its slot', async () => {
+    const t = await server.tenant();
+    const { port } = new URL(server.url);
+    for (let i = 0; i < 50; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(
+        `GET /v1/dashboard/${t.projectId}/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.apiKey}\r\n\r\n`,
+      );
+      // Gone at different points: before routing, during the key lookup, after the headers.
+      setTimeout(() => socket.destroy(), i % 5);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await eventually(() => server.app.eventStreams.stats().open === 0, 5000, 'every slot freed');
+    // The account can still open its full allowance.
+    const streams = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        openSse(`${server.url}/v1/dashboard/${t.projectId}/events`, bearer(t.apiKey)),
+      ),
+    );
+    try {
+      for (const s of streams) expect(s.status).toBe(200);
+    } finally {
+      for (const s of streams) s.close();
     }
   });
 

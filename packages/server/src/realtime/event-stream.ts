@@ -117,6 +117,15 @@ export class EventStream {
     });
   }
 
+  /**
+   * A reader that left while its request was being authorised closed the socket before this
+   * stream listened for 'close': without this check its slot would stay taken for good.
+   */
+  releaseIfDisconnected(): void {
+    const socket = this.res.socket;
+    if (this.res.destroyed || !socket || socket.destroyed) this.gone();
+  }
+
   /** Drops a reader that fell behind, telling it where to resume. */
   overflow(): void {
     this.finish(formatOverflowEvent(this.lastEventId, this.options.bufferCapBytes));

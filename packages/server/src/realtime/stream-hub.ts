@@ -131,6 +131,7 @@ export class StreamHub {
     this.streams.add(stream);
     project.subscribers.add(subscriber);
     this.startHeartbeat();
+    stream.releaseIfDisconnected();
     return subscriber;
   }
 
