@@ -23,6 +23,12 @@ import {
   percent,
   readTable,
 } from './report.js';
+import {
+  benchStreamsIngest,
+  STREAM_SCENARIOS,
+  type StreamsResult,
+  streamsTable,
+} from './streams.bench.js';
 
 const INGEST_TIMING: Timing = { warmupSeconds: 2, seconds: 8 };
 /**
@@ -32,6 +38,7 @@ const INGEST_TIMING: Timing = { warmupSeconds: 2, seconds: 8 };
  */
 const INGEST_ROUNDS = Number(process.env.DEBRIEF_BENCH_ROUNDS ?? 5);
 const READ_TIMING: Timing = { warmupSeconds: 1, seconds: 6 };
+const STREAMS_TIMING: Timing = { warmupSeconds: 2, seconds: 8 };
 /** DEBRIEF_BENCH_SQLITE_SYNC=full measures ingest with the server's SQLITE_SYNC=full. */
 const INGEST_ENV: Record<string, string> = process.env.DEBRIEF_BENCH_SQLITE_SYNC
   ? { SQLITE_SYNC: process.env.DEBRIEF_BENCH_SQLITE_SYNC }
@@ -63,11 +70,12 @@ async function main(): Promise<void> {
   }
   const dialects: ('sqlite' | 'postgres')[] =
     process.env.DEBRIEF_BENCH_POSTGRES === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
-  // DEBRIEF_BENCH_ONLY=ingest|read runs one half, for quicker iterations on a change.
+  // DEBRIEF_BENCH_ONLY=ingest|read|streams runs one part, for quicker iterations on a change.
   const only = process.env.DEBRIEF_BENCH_ONLY;
   let cluster: PostgresCluster | null = null;
   const ingest: IngestRow[] = [];
   const reads: { dialect: string; rows: ReadResult[] }[] = [];
+  const streams: { dialect: string; rows: StreamsResult[] }[] = [];
   try {
     for (const dialect of dialects) {
       if (dialect === 'postgres') cluster = await startPostgresCluster();
@@ -76,6 +84,23 @@ async function main(): Promise<void> {
         cluster && dialect === 'postgres'
           ? postgresDatabase(cluster, `bench_${++n}`)
           : sqliteDatabase();
+      if (only === 'streams' || !only) {
+        // Ingest with 1,000 open event streams (issue 16): one run of each scenario, each on a
+        // fresh database and server, no streams first as the reference.
+        const rows: StreamsResult[] = [];
+        for (const scenario of STREAM_SCENARIOS) {
+          log(`ingest on ${dialect} with event streams: ${scenario}…`);
+          const row = await withDatabase(make, (db) =>
+            benchStreamsIngest(db, scenario, STREAMS_TIMING, log),
+          );
+          log(
+            `  ${Math.round(row.load.requestsPerSecond)} req/s, peak RSS ${Math.round(row.peakRssMiB)} MiB`,
+          );
+          rows.push(row);
+        }
+        streams.push({ dialect, rows });
+        if (only === 'streams') continue;
+      }
       if (only === 'read') {
         reads.push({
           dialect,
@@ -116,11 +141,13 @@ async function main(): Promise<void> {
     '',
     ...(ingest.length > 0 ? [ingestTable(ingest), ''] : []),
     ...reads.flatMap(({ dialect, rows }) => [readTable(dialect, rows, READ_CONNECTIONS), '']),
+    ...streams.flatMap(({ dialect, rows }) => [streamsTable(dialect, rows), '']),
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   const invalid = [
     ...ingest.flatMap((r) => r.rounds.flatMap((round) => [round.bare, round.debrief])),
     ...reads.flatMap((r) => r.rows),
+    ...streams.flatMap((r) => r.rows.map((row) => row.load)),
   ].some((r) => r.failures > 0);
   if (invalid) {
     log('Some requests failed (non-2xx or socket errors): the figures above are not valid.');

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'headers_too_large',
   'quota_exceeded',
   'rate_limited',
+  'too_many_streams',
   'internal_error',
   'service_unavailable',
 ] as const;
@@ -74,6 +75,7 @@ export function errorStatus(code: ErrorCode): number {
       return 431;
     case 'quota_exceeded':
     case 'rate_limited':
+    case 'too_many_streams':
       return 429;
     case 'internal_error':
       return 500;
@@ -114,6 +116,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   headers_too_large: 'Request headers too large',
   quota_exceeded: 'Monthly report quota exceeded',
   rate_limited: 'Too many requests',
+  too_many_streams: 'Too many open event streams',
   internal_error: 'Internal server error',
   service_unavailable: 'Service unavailable',
 };

@@ -34,14 +34,21 @@ import { createHttpGuard } from './http/http-server.js';
 import { registerLenientJsonBody } from './http/json-body.js';
 import { lazyRequestLogger } from './http/lazy-request-logger.js';
 import { registerListProjects } from './projects/list-projects.route.js';
-import { StreamRegistry } from './realtime/event-stream.js';
 import { registerReportEvents } from './realtime/report-events.route.js';
+import { StreamHub } from './realtime/stream-hub.js';
 import { registerListReports } from './reports/list-reports.route.js';
 import { registerSubmitReport } from './reports/submit-report.route.js';
 import { registerGetSession } from './sessions/get-session.route.js';
 import { registerSessions } from './sessions/require-session.js';
 import { registerSignout } from './sessions/signout.route.js';
 import { registerDashboard } from './static/dashboard.route.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's event streams: their counts and buffered bytes (`stats()`), for tests. */
+    eventStreams: StreamHub;
+  }
+}
 
 /** TRUST_PROXY=N: trust the N proxies nearest to the server. */
 function hopsTrusted(hops: number) {
@@ -109,7 +116,13 @@ export async function createApp(
 
   // First of the preClose hooks: requests that arrive while the server drains get a 503.
   app.addHook('preClose', async () => guard.markClosing());
-  const streams = new StreamRegistry();
+  const streams = new StreamHub(ctx.bus, {
+    perAccount: ctx.config.streamsPerAccount,
+    perInstance: ctx.config.streamsPerInstance,
+    bufferCapBytes: ctx.config.streamBufferBytes,
+    heartbeatMs: options.sseHeartbeatMs,
+  });
+  app.decorate('eventStreams', streams);
   // End event streams first, or closing would wait for every open dashboard to leave.
   app.addHook('preClose', async () => streams.closeAll());
 
@@ -117,7 +130,7 @@ export async function createApp(
   registerSubmitReport(app, ctx);
   registerListProjects(app, ctx);
   registerListReports(app, ctx);
-  registerReportEvents(app, ctx, streams, { heartbeatMs: options.sseHeartbeatMs });
+  registerReportEvents(app, ctx, streams);
   registerSkill(app, ctx);
   registerOpenApi(app, ctx);
   registerDocs(app, ctx);

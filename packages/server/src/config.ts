@@ -79,6 +79,21 @@ const Env = z.object({
   KEEP_ALIVE_TIMEOUT_MS: limit(72_000, 'milliseconds'),
   MAX_REQUESTS_PER_CONNECTION: limit(10_000, 'requests'),
   MAX_CONNECTIONS_PER_ADDRESS: limit(128, 'connections'),
+  STREAMS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1, { error: 'must be a whole number of streams, at least 1' })
+    .default(20),
+  STREAMS_PER_INSTANCE: z.coerce
+    .number()
+    .int()
+    .min(1, { error: 'must be a whole number of streams, at least 1' })
+    .default(1000),
+  STREAM_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(65_536, { error: 'must be a whole number of bytes, at least 65536' })
+    .default(1_048_576),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -117,6 +132,12 @@ export interface Config {
   sqliteSync: SqliteSync;
   logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: boolean | number | string;
+  /** Event streams (README, Configuration): how many one account may hold open at once… */
+  streamsPerAccount: number;
+  /** …how many this process holds open in all… */
+  streamsPerInstance: number;
+  /** …and how many bytes one may have waiting for a slow reader before it is dropped. */
+  streamBufferBytes: number;
   http: HttpLimits;
 }
 
@@ -195,5 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRequestsPerConnection: e.MAX_REQUESTS_PER_CONNECTION,
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
+    streamsPerAccount: e.STREAMS_PER_ACCOUNT,
+    streamsPerInstance: e.STREAMS_PER_INSTANCE,
+    streamBufferBytes: e.STREAM_BUFFER_BYTES,
   };
 }

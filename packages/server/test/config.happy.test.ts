@@ -28,6 +28,9 @@ describe('configuration', () => {
         maxRequestsPerConnection: 10_000,
         maxConnectionsPerAddress: 128,
       },
+      streamsPerAccount: 20,
+      streamsPerInstance: 1000,
+      streamBufferBytes: 1_048_576,
     });
   });
 
@@ -68,6 +71,9 @@ describe('configuration', () => {
       SQLITE_SYNC: 'full',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '2',
+      STREAMS_PER_ACCOUNT: '5',
+      STREAMS_PER_INSTANCE: '300',
+      STREAM_BUFFER_BYTES: '262144',
       UNRELATED: 'x',
     });
     expect(config).toMatchObject({
@@ -79,6 +85,9 @@ describe('configuration', () => {
       signupsPerAddress: 20,
       sqliteSync: 'full',
       trustProxy: 2,
+      streamsPerAccount: 5,
+      streamsPerInstance: 300,
+      streamBufferBytes: 262_144,
     });
     expect(loadConfig({ PORT: '', HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
   });
@@ -127,6 +136,8 @@ describe('configuration', () => {
         LOG_LEVEL: 'loud',
         SQLITE_SYNC: 'off',
         SIGNUPS_PER_ADDRESS: '0',
+        STREAMS_PER_ACCOUNT: '0',
+        STREAM_BUFFER_BYTES: '1024',
       });
     } catch (error) {
       const message = (error as Error).message;
@@ -137,6 +148,8 @@ describe('configuration', () => {
         'LOG_LEVEL',
         'SQLITE_SYNC',
         'SIGNUPS_PER_ADDRESS',
+        'STREAMS_PER_ACCOUNT',
+        'STREAM_BUFFER_BYTES',
       ])
         expect(message).toContain(name);
     }

@@ -53,6 +53,36 @@ describe.each(DIALECTS)('GET /v1/dashboard/{projectId}/events on %s', (dialect) 
     }
   });
 
+  it('fans every report out to every stream of the project, once each and in one order', async () => {
+    const t = await server.tenant();
+    const url = `${server.url}/v1/dashboard/${t.projectId}/events`;
+    const streams = await Promise.all(
+      Array.from({ length: 10 }, () => openSse(url, bearer(t.apiKey))),
+    );
+    try {
+      for (const s of streams) await s.waitFor((e) => e.event === 'ready', 2000, 'ready');
+      // Submitted concurrently, so that several reports share one fan-out batch.
+      const sent = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call(`${server.url}/v1/reports`, {
+            body: { ingest_key: t.ingestKey, outcome: 'success', details: `report ${i}` },
+          }),
+        ),
+      );
+      const ids = sent.map((answer) => answer.body.id as string).sort();
+      for (const s of streams)
+        await s.waitFor(() => reports(s.events).length >= ids.length, 2000, 'all 20 reports');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const first = reports(streams[0]!.events).map((e) => e.id);
+      expect([...first].sort()).toEqual(ids);
+      // One sequence, written to every stream (PostgreSQL may deliver concurrent commits out
+      // of id order, so the order is compared between streams, not with the ids).
+      for (const s of streams) expect(reports(s.events).map((e) => e.id)).toEqual(first);
+    } finally {
+      for (const s of streams) s.close();
+    }
+  });
+
   it('replays reports after Last-Event-ID, oldest first, then continues live', async () => {
     const t = await server.tenant();
     const ids: string[] = [];

@@ -59,6 +59,8 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
     "The project owner has used this month's report quota (the account's, or the project's own cap); nothing was stored. Do not retry before the time in `Retry-After` (the start of next month, UTC); carry on with your task.",
   rate_limited:
     'Too many reports too fast from this key or this address, or this address has stored its daily share of the month; nothing was stored and no quota was used. Wait the seconds in `Retry-After` (the `RateLimit` header says which limit), then send the report once more; never send reports in a loop.',
+  too_many_streams:
+    'Too many event streams are open: this account has reached its limit of concurrent streams, or the instance its total. Close a stream you no longer read (another dashboard tab, an idle client), then reconnect after the seconds in `Retry-After`, with `Last-Event-ID` so nothing is missed.',
   internal_error:
     'Something failed on the server and nothing was changed. Retry once after a moment; if it persists, carry on with your task.',
   service_unavailable:

@@ -150,7 +150,7 @@ function paths(base: string): Record<string, JsonSchema> {
         tags: ['Realtime'],
         summary: 'Stream new reports (Server-Sent Events)',
         description:
-          'First an `event: ready`, then one `event: report` per new report: `id:` is the report id, `data:` the Report JSON (schema Report). Reconnect with `Last-Event-ID` to replay what was missed (up to 1,000 reports). Takes no query parameters: any is refused with 400 `invalid_query`.',
+          'First an `event: ready`, then one `event: report` per new report: `id:` is the report id, `data:` the Report JSON (schema Report). Reconnect with `Last-Event-ID` to replay what was missed (up to 1,000 reports). Takes no query parameters: any is refused with 400 `invalid_query`. A reader that falls behind by more than the server\'s buffer cap (1 MiB by default) gets a final `event: overflow` whose `data` is `{"last_event_id", "detail"}` and the stream ends: reconnect with that `Last-Event-ID` (EventSource does so by itself) to receive everything after it. Each account may hold a limited number of streams at once (20 by default), and each server instance a limited total (1,000): past either, 429 `too_many_streams` with `Retry-After`.',
         security: READ_SECURITY,
         parameters: [
           projectId,
@@ -179,6 +179,7 @@ function paths(base: string): Record<string, JsonSchema> {
             'invalid_query',
             ...READ_AUTH_ERROR_CODES,
             'project_not_found',
+            'too_many_streams',
             'internal_error',
             'service_unavailable',
           ]),

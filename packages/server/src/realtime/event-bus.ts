@@ -29,6 +29,11 @@ export class LocalEventBus implements EventBus {
     }
   }
 
+  /** Whether this process has a stream of the project: the PostgreSQL bus skips the others. */
+  hasSubscribers(projectId: string): boolean {
+    return this.listeners.has(projectId);
+  }
+
   subscribe(projectId: string, listener: ReportListener): () => void {
     let set = this.listeners.get(projectId);
     if (!set) {

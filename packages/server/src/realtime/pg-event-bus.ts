@@ -108,7 +108,8 @@ export class PgEventBus implements EventBus {
     try {
       const notice = JSON.parse(payload) as Notice;
       if (notice.r) return this.local.deliver(notice.p, notice.r);
-      if (notice.id) {
+      // A report too large to travel inline is read back only where a stream wants it.
+      if (notice.id && this.local.hasSubscribers(notice.p)) {
         const loaded = await this.loadReport(notice.id);
         if (loaded) this.local.deliver(loaded.projectId, loaded.report);
       }

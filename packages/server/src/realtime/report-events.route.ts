@@ -1,4 +1,4 @@
-import { type Report, ReportEventsQuery } from '@debrief/protocol';
+import { ReportEventsQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { parseQuery } from '../http/query.js';
@@ -6,17 +6,12 @@ import { requireReader } from '../keys/require-reader.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import { listReportsAfterId } from '../reports/report.repository.js';
 import { toWireReport } from '../reports/report.service.js';
-import { formatReportEvent, openEventStream, type StreamRegistry } from './event-stream.js';
+import type { StreamHub } from './stream-hub.js';
 
 /** At most this many missed reports are replayed on resume; older ones are in the list API. */
 const RESUME_LIMIT = 1000;
 
-export function registerReportEvents(
-  app: FastifyInstance,
-  ctx: AppContext,
-  streams: StreamRegistry,
-  options: { heartbeatMs?: number } = {},
-): void {
+export function registerReportEvents(app: FastifyInstance, ctx: AppContext, hub: StreamHub): void {
   app.get<{ Params: { projectId: string } }>('/v1/dashboard/:projectId/events', {
     preHandler: requireReader(ctx),
     handler: async (request, reply) => {
@@ -26,29 +21,31 @@ export function registerReportEvents(
       const lastEventId =
         typeof header === 'string' && /^[0-9a-f]{32}$/.test(header) ? header : null;
 
-      // Subscribe before reading the backlog and hold live reports until it is sent, so that
-      // nothing committed in between is lost; a live report already replayed is skipped.
-      const replayed = new Set<string>();
-      let held: Report[] | null = [];
-      const sendLive = (report: Report) => {
-        if (!replayed.has(report.id)) stream.write(formatReportEvent(report));
-      };
-      const unsubscribe = ctx.bus.subscribe(project.id, (report) => {
-        if (held) held.push(report);
-        else sendLive(report);
+      // Subscribed (or refused with a 429) before the backlog is read; the hub holds live
+      // reports until it is sent, so nothing committed in between is lost or sent twice.
+      const subscriber = hub.open(reply, {
+        accountId: request.accountId,
+        projectId: project.id,
+        lastEventId,
       });
-      const stream = openEventStream(request, reply, streams, unsubscribe, options.heartbeatMs);
-      stream.write(`event: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
-      if (lastEventId) {
-        await ctx.reportWriter.flush();
-        for (const row of await listReportsAfterId(ctx.db, project.id, lastEventId, RESUME_LIMIT)) {
-          replayed.add(row.id);
-          stream.write(formatReportEvent(toWireReport(row)));
+      const { stream } = subscriber;
+      stream.send(`event: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
+      try {
+        if (lastEventId) {
+          await ctx.reportWriter.flush();
+          const rows = await listReportsAfterId(ctx.db, project.id, lastEventId, RESUME_LIMIT);
+          for (const row of rows) {
+            if (!hub.replay(subscriber, toWireReport(row))) return;
+            // Paced by the reader: a replay never queues more than Node's high-water mark.
+            await stream.whenWritable();
+          }
         }
+        hub.goLive(subscriber);
+      } catch (error) {
+        // The response is already a stream: end it, and the client resumes with Last-Event-ID.
+        request.log.error({ err: error }, 'event stream replay failed');
+        stream.end(0);
       }
-      const backlog = held;
-      held = null;
-      for (const report of backlog) sendLive(report);
     },
   });
 }
