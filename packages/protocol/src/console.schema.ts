@@ -155,6 +155,15 @@ export const ToolStats = z.object({
 });
 export type ToolStats = z.infer<typeof ToolStats>;
 
+/**
+ * A project's redaction option (`GET`/`PUT /v1/console/projects/{id}/redaction`). Credentials
+ * are always redacted; this adds email addresses and phone numbers.
+ */
+export const RedactionSettings = z.object({
+  redact_personal_data: z.boolean({ error: 'is required: true or false' }),
+});
+export type RedactionSettings = z.infer<typeof RedactionSettings>;
+
 export const IntegrateInfo = z.object({
   public_url: z.string(),
   ingest_key: z.string(),

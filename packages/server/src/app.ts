@@ -13,6 +13,7 @@ import { registerConsoleGetIngestKey } from './console/get-ingest-key.route.js';
 import { registerConsoleIntegrate } from './console/integrate.route.js';
 import { registerConsoleListApiKeys } from './console/list-api-keys.route.js';
 import { registerConsoleListProjects } from './console/list-projects.route.js';
+import { registerConsoleRedactionSettings } from './console/redaction-settings.route.js';
 import { registerConsoleRenameProject } from './console/rename-project.route.js';
 import { registerConsoleRevokeApiKey } from './console/revoke-api-key.route.js';
 import { registerConsoleRotateIngestKey } from './console/rotate-ingest-key.route.js';
@@ -117,6 +118,7 @@ export async function createApp(
   registerConsoleTimeseries(app, ctx);
   registerConsoleToolStats(app, ctx);
   registerConsoleIntegrate(app, ctx);
+  registerConsoleRedactionSettings(app, ctx);
   // Last: the dashboard's SPA fallback answers only GET paths no route above claims.
   registerDashboard(app, { dir: options.dashboardDir });
 

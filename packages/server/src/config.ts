@@ -26,6 +26,16 @@ const Env = z.object({
       error: 'must be a whole number of reports (0 or more) or "unlimited"',
     })
     .default(1000),
+  MAX_TOOL_NAMES_PER_PROJECT: z.coerce
+    .number({ error: 'must be a whole number, 1 or more' })
+    .int({ error: 'must be a whole number, 1 or more' })
+    .min(1, { error: 'must be a whole number, 1 or more' })
+    .default(1000),
+  MAX_SOURCES_PER_PROJECT: z.coerce
+    .number({ error: 'must be a whole number, 1 or more' })
+    .int({ error: 'must be a whole number, 1 or more' })
+    .min(1, { error: 'must be a whole number, 1 or more' })
+    .default(1000),
   SIGNUPS: z.enum(['open', 'closed'], { error: 'must be "open" or "closed"' }).default('open'),
   SQLITE_SYNC: z
     .enum(['normal', 'full'], { error: 'must be "normal" or "full"' })
@@ -59,6 +69,12 @@ export interface Config {
   publicUrl: string;
   /** Instance default of stored reports per account per UTC month; null = unlimited. */
   freeTierMonthlyReports: number | null;
+  /**
+   * Distinct `tool_name` / `source` values a project may hold; a report with a new one past
+   * the cap is refused (reports/screening/label-caps.ts).
+   */
+  maxToolNamesPerProject: number;
+  maxSourcesPerProject: number;
   signups: 'open' | 'closed';
   sqliteSync: SqliteSync;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -90,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://${localHost}:${e.PORT}`).replace(/\/+$/, ''),
     freeTierMonthlyReports:
       e.FREE_TIER_MONTHLY_REPORTS === 'unlimited' ? null : e.FREE_TIER_MONTHLY_REPORTS,
+    maxToolNamesPerProject: e.MAX_TOOL_NAMES_PER_PROJECT,
+    maxSourcesPerProject: e.MAX_SOURCES_PER_PROJECT,
     signups: e.SIGNUPS,
     sqliteSync: e.SQLITE_SYNC,
     logLevel: e.LOG_LEVEL,

@@ -4,6 +4,7 @@ import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { EventBus } from './realtime/event-bus.js';
 import type { ReportWriter } from './reports/report-writer.js';
+import type { ReportScreen } from './reports/screening/report-screen.js';
 
 /**
  * Everything a service needs, built once at start (`buildContext`) and passed in: no module
@@ -15,4 +16,6 @@ export interface AppContext {
   db: Kysely<DB>;
   bus: EventBus;
   reportWriter: ReportWriter;
+  /** Redaction and label caps, before the writer (reports/screening/). */
+  reportScreen: ReportScreen;
 }

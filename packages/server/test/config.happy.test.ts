@@ -9,11 +9,22 @@ describe('configuration', () => {
       databaseUrl: './data/debrief.db',
       publicUrl: 'http://localhost:8080',
       freeTierMonthlyReports: 1000,
+      maxToolNamesPerProject: 1000,
+      maxSourcesPerProject: 1000,
       signups: 'open',
       sqliteSync: 'normal',
       logLevel: 'info',
       trustProxy: false,
     });
+  });
+
+  it('reads the caps on distinct tool names and sources, and refuses 0', () => {
+    const config = loadConfig({ MAX_TOOL_NAMES_PER_PROJECT: '5', MAX_SOURCES_PER_PROJECT: '7' });
+    expect(config.maxToolNamesPerProject).toBe(5);
+    expect(config.maxSourcesPerProject).toBe(7);
+    expect(() => loadConfig({ MAX_TOOL_NAMES_PER_PROJECT: '0' })).toThrow(
+      /MAX_TOOL_NAMES_PER_PROJECT must be a whole number, 1 or more/,
+    );
   });
 
   it('reads every variable, and treats empty ones as unset', () => {

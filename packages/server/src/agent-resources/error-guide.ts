@@ -46,6 +46,10 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
   method_not_allowed: 'This endpoint does not take this HTTP method; see /openapi.json.',
   conflict: 'The resource already exists (e.g. an account with this email). Use the existing one.',
   payload_too_large: `The body is larger than ${BODY_MAX_BYTES / 1024} KiB. Shorten \`details\` and \`metadata\`.`,
+  too_many_tool_names:
+    'The project already holds as many distinct `tool_name` values as this instance allows, and this one is new; nothing was stored. Send the name you used before for this tool (tool names are fixed names, not free text: put run-specific detail in `details`), or leave `tool_name` out.',
+  too_many_sources:
+    'The project already holds as many distinct `source` values as this instance allows, and this one is new; nothing was stored. Send a source the project already uses (the name of your agent or service, without ids or versions: those go in `metadata`), or leave `source` out.',
   quota_exceeded:
     "The project owner has used this month's report quota; nothing was stored. Do not retry before the time in `Retry-After` (the start of next month, UTC); carry on with your task.",
   rate_limited: 'Too many requests. Wait for the seconds in `Retry-After`, then try again.',
@@ -80,6 +84,8 @@ export const SUBMIT_ERROR_CODES = [
   'invalid_json',
   'invalid_body',
   'validation_failed',
+  'too_many_tool_names',
+  'too_many_sources',
   'missing_ingest_key',
   'invalid_ingest_key',
   'secret_key_not_allowed',

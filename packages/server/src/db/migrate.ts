@@ -6,6 +6,7 @@ import { sessionsMigration } from './migrations/0002-sessions.js';
 import { instanceSettingsMigration } from './migrations/0003-instance-settings.js';
 import { reportCountsMigration } from './migrations/0004-report-counts.js';
 import { reportInboxMigration } from './migrations/0005-report-inbox.js';
+import { redactionAndLabelCapsMigration } from './migrations/0009-redaction-and-label-caps.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -18,6 +19,7 @@ function migrations(db: Database): Record<string, Migration> {
     '0003-instance-settings': instanceSettingsMigration(),
     '0004-report-counts': reportCountsMigration(),
     '0005-report-inbox': reportInboxMigration(db.dialect),
+    '0009-redaction-and-label-caps': redactionAndLabelCapsMigration(db.dialect),
   };
 }
 

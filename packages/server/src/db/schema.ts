@@ -22,6 +22,8 @@ export interface ProjectsTable {
   account_id: string;
   name: string;
   created_at: Timestamp;
+  /** 1 = redact email addresses and phone numbers too (reports/redaction/). */
+  redact_personal_data: Generated<number>;
 }
 
 export interface IngestKeysTable {
@@ -53,6 +55,8 @@ export interface ReportsTable {
   /** JSON text of a flat object, or null. */
   metadata: string | null;
   created_at: Timestamp;
+  /** How many credentials were replaced by `[REDACTED:<kind>]` before storing. */
+  redactions: Generated<number>;
 }
 
 export interface UsageCountersTable {

@@ -38,19 +38,22 @@ export function toWireReport(row: ReportRow): Report {
     details: row.details,
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as ReportMetadata),
     created_at: formatWireTimestamp(toDate(row.created_at)),
+    redactions: Number(row.redactions),
   };
 }
 
 /**
  * Stores a report if its key is known and the account has quota left this month: the key
  * lookup, the quota count and the insert commit together or not at all (report-writer.ts), and
- * the 201 is sent only after the commit.
+ * the 201 is sent only after the commit. Credentials are redacted, and label caps applied,
+ * before anything is written or published (reports/screening/).
  */
 export async function submitReport(
   ctx: AppContext,
   ingestKey: string,
-  input: ValidReportInput,
+  valid: ValidReportInput,
 ): Promise<Report> {
+  const { input, redactions } = await ctx.reportScreen.screen(ingestKey, valid);
   const now = new Date();
   const report = {
     id: newId(now.getTime()),
@@ -60,6 +63,7 @@ export async function submitReport(
     details: input.details,
     metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
     createdAt: now,
+    redactions,
   };
   const month = usageMonth(now);
   const outcome = await ctx.reportWriter.submit({ ingestKey, month, report });
@@ -81,6 +85,7 @@ export async function submitReport(
     details: input.details,
     metadata: input.metadata,
     created_at: formatWireTimestamp(now),
+    redactions,
   };
   ctx.bus.publish(outcome.projectId, stored);
   return stored;

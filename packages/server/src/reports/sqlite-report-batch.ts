@@ -41,8 +41,8 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
   `);
   const insertReport = sqlite.prepare(`
     insert into report_inbox
-      (id, project_id, outcome, tool_name, source, details, metadata, created_at)
-    values (?, ?, ?, ?, ?, ?, ?, ?)
+      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?)
   `);
   const addReportCount = sqlite.prepare(`
     insert into report_counts (project_id, tool_name, source, outcome, count)
@@ -89,6 +89,7 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
         report.details,
         report.metadata,
         report.createdAt.toISOString(),
+        report.redactions,
       );
       const key: [string, string, string, string] = [
         target.project_id,
@@ -113,8 +114,9 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, freeTier: numbe
   const inTransaction = sqlite.transaction(storeAll);
 
   const moveReports = sqlite.prepare(`
-    insert into reports (id, project_id, outcome, tool_name, source, details, metadata, created_at)
-    select id, project_id, outcome, tool_name, source, details, metadata, created_at
+    insert into reports
+      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
+    select id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions
     from report_inbox order by rowid
   `);
   const emptyInbox = sqlite.prepare('delete from report_inbox');

@@ -44,7 +44,11 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
         }
       }
       const report = await submitReport(ctx, ingestKey, input);
-      const response: SubmitReportResponse = { ok: true, id: report.id };
+      const response: SubmitReportResponse = {
+        ok: true,
+        id: report.id,
+        redactions: report.redactions,
+      };
       return reply.code(201).send(response);
     },
   });
