@@ -184,7 +184,7 @@ export const ToolStats = z.object({
 export type ToolStats = z.infer<typeof ToolStats>;
 
 /**
- * A project's redaction option (`GET`/`PUT /v1/console/projects/{id}/redaction`). Credentials
+ * A project's redaction option (`GET`/`PATCH /v1/console/projects/{id}/redaction`). Credentials
  * are always redacted; this adds email addresses and phone numbers.
  */
 export const RedactionSettings = z.object({

@@ -87,7 +87,7 @@ describe.each(DIALECTS)('secrets are never stored, on %s', (dialect) => {
     });
     expect((await submit({ ingest_key, details: text })).body.redactions).toBe(0);
 
-    const put = await user.call(path, { method: 'PUT', body: { redact_personal_data: true } });
+    const put = await user.call(path, { method: 'PATCH', body: { redact_personal_data: true } });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ redact_personal_data: true });
     expect((await user.call(path)).body).toEqual({ redact_personal_data: true });
@@ -103,7 +103,7 @@ describe.each(DIALECTS)('secrets are never stored, on %s', (dialect) => {
     const { project } = created.body as { project: { id: string } };
     const path = `/v1/console/projects/${project.id}/redaction`;
     const noCsrf = await call(`${server.url}${path}`, {
-      method: 'PUT',
+      method: 'PATCH',
       body: { redact_personal_data: true },
       headers: { cookie: user.cookie },
     });
@@ -111,11 +111,11 @@ describe.each(DIALECTS)('secrets are never stored, on %s', (dialect) => {
     expect(noCsrf.body.code).toBe('csrf_failed');
     const stranger = await signUp(server);
     const other = await stranger.call(path, {
-      method: 'PUT',
+      method: 'PATCH',
       body: { redact_personal_data: true },
     });
     expect(other.status).toBe(404);
-    const bad = await user.call(path, { method: 'PUT', body: { redact_personal_data: 'yes' } });
+    const bad = await user.call(path, { method: 'PATCH', body: { redact_personal_data: 'yes' } });
     expect(bad.status).toBe(400);
     expect((await user.call(path)).body).toEqual({ redact_personal_data: false });
   });

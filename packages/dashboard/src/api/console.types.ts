@@ -4,6 +4,7 @@ import type {
   CreatedApiKey as CreatedApiKeySchema,
   CreatedProject as CreatedProjectSchema,
   IntegrateInfo,
+  RedactionSettings as RedactionSettingsSchema,
   SessionInfo,
   Timeseries as TimeseriesSchema,
   ToolStats as ToolStatsSchema,
@@ -28,3 +29,4 @@ export type TimeseriesDay = Timeseries['days'][number];
 export type ToolsSummary = ToolStatsSchema;
 export type ToolStats = ToolsSummary['tools'][number];
 export type Integration = IntegrateInfo;
+export type RedactionSettings = RedactionSettingsSchema;

@@ -14,7 +14,7 @@ export function registerConsoleRedactionSettings(app: FastifyInstance, ctx: AppC
     preHandler: requireSession(ctx),
     handler: async (request) => getRedactionSettings(ctx, request.accountId, request.params.id),
   });
-  app.put<{ Params: { id: string } }>('/v1/console/projects/:id/redaction', {
+  app.patch<{ Params: { id: string } }>('/v1/console/projects/:id/redaction', {
     preHandler: requireSession(ctx),
     handler: async (request) => {
       const settings = parseBody(RedactionSettings, request.body);

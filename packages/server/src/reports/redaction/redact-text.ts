@@ -17,15 +17,14 @@ export function redactText(
   patterns: readonly SecretPattern[],
 ): { text: string; redactions: number } {
   const chosen: Span[] = [];
-  for (const { kind, pattern, accept, when } of patterns) {
-    if (when && !when.test(text)) continue;
-    pattern.lastIndex = 0;
+  for (const { kind, pattern, accept, group } of patterns) {
     for (const match of text.matchAll(pattern)) {
-      const value = match[0];
-      if (value.length === 0 || (accept && !accept(value))) continue;
-      const start = match.index;
+      const span = group === undefined ? undefined : match.indices?.[group];
+      const value = group === undefined ? match[0] : match[group];
+      if (!value || (accept && !accept(value))) continue;
+      const start = span ? span[0] : match.index;
       const end = start + value.length;
-      if (chosen.some((span) => start < span.end && span.start < end)) continue;
+      if (chosen.some((other) => start < other.end && other.start < end)) continue;
       chosen.push({ start, end, kind });
     }
   }
