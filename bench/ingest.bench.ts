@@ -10,16 +10,37 @@ export interface Timing {
   seconds: number;
 }
 
+/**
+ * `DEBRIEF_BENCH_BODY=secrets` sends a report full of credentials (an AWS key id and secret, a
+ * GitHub token, a JWT after `Bearer`, a database URL with a password, a token in metadata), so
+ * that every request runs the whole redaction table (reports/redaction/) instead of stopping at
+ * its prefilter: the worst case of secret scanning at ingest. Built from pieces: fabricated.
+ */
+export const BENCH_BODY = process.env.DEBRIEF_BENCH_BODY === 'secrets' ? 'secrets' : 'plain';
+
+const SECRET_DETAILS = [
+  'Deploy failed: the tool printed AKIA',
+  'Q3EGWBYT7KZ5XN2M with secret Zx9Qm2Lp7Rt4Vb8Nc3Kd6Fg1Hj5/Ws0Ey+Ua2I7T, then retried with ghp_',
+  'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 and Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.',
+  'eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c against ',
+  'postgres://app:hunter2-Secret@db.internal:5432/app; every attempt answered 401.',
+].join('');
+
 /** The one body both servers receive: a typical report with every optional field. */
 export function ingestBody(ingestKey: string): string {
   return JSON.stringify({
     ingest_key: ingestKey,
     outcome: 'failure',
     details:
-      'The search tool returned no results for "createApp", although three files in the repository define it.',
+      BENCH_BODY === 'secrets'
+        ? SECRET_DETAILS
+        : 'The search tool returned no results for "createApp", although three files in the repository define it.',
     tool_name: 'search_code',
     source: 'claude-code',
-    metadata: { client: 'bench', client_version: '1.0.0', model: 'x-1' },
+    metadata:
+      BENCH_BODY === 'secrets'
+        ? { client: 'bench', client_version: '1.0.0', model: 'x-1', api_key: 'not-a-real-key-123' }
+        : { client: 'bench', client_version: '1.0.0', model: 'x-1' },
   });
 }
 

@@ -13,7 +13,7 @@ import {
   sqliteDatabase,
   startPostgresCluster,
 } from './databases.js';
-import { benchBareIngest, benchDebriefIngest, type Timing } from './ingest.bench.js';
+import { BENCH_BODY, benchBareIngest, benchDebriefIngest, type Timing } from './ingest.bench.js';
 import { benchReads, READ_CONNECTIONS, type ReadResult } from './read.bench.js';
 import {
   type IngestRound,
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   }
   const out = [
     '',
-    `Machine: ${machineLine()}; run ${new Date().toISOString().slice(0, 16)}Z, ${Math.round((Date.now() - started) / 1000)} s in all; SQLite ingest with SQLITE_SYNC=${INGEST_ENV.SQLITE_SYNC ?? 'normal (the default)'}.`,
+    `Machine: ${machineLine()}; run ${new Date().toISOString().slice(0, 16)}Z, ${Math.round((Date.now() - started) / 1000)} s in all; SQLite ingest with SQLITE_SYNC=${INGEST_ENV.SQLITE_SYNC ?? 'normal (the default)'}${BENCH_BODY === 'secrets' ? '; ingest bodies full of secrets (DEBRIEF_BENCH_BODY=secrets)' : ''}.`,
     '',
     ...(ingest.length > 0 ? [ingestTable(ingest), ''] : []),
     ...reads.flatMap(({ dialect, rows }) => [readTable(dialect, rows, READ_CONNECTIONS), '']),

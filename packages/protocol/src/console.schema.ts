@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { PROJECT_NAME_MAX_LENGTH, Project } from './project.schema.js';
-import { parseTimeBound, type TimeBound } from './query.schema.js';
+import { parseTimeBound, positiveInt, type TimeBound } from './query.schema.js';
 import {
   describeValue,
   hasNoNul,
   LABEL_MAX_LENGTH,
   NUL_CHARACTER_MESSAGE,
+  Pagination,
   ReportStats,
   validText,
   WireTimestamp,
@@ -165,13 +166,33 @@ const label = validText(
 export const TIMESERIES_MAX_DAYS = 366;
 export const TIMESERIES_DEFAULT_DAYS = 14;
 
-export const StatsQuery = z
-  .object({ from: optionalBound, to: optionalBound, tool_name: label, source: label })
-  .refine((q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(), {
-    error: 'must not be after to',
-    path: ['from'],
-  });
+const statsFilters = { from: optionalBound, to: optionalBound, tool_name: label, source: label };
+const fromBeforeTo: [
+  (q: { from?: TimeBound; to?: TimeBound }) => boolean,
+  { error: string; path: string[] },
+] = [
+  (q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(),
+  { error: 'must not be after to', path: ['from'] },
+];
+
+export const StatsQuery = z.object(statsFilters).refine(...fromBeforeTo);
 export type StatsQuery = z.output<typeof StatsQuery>;
+
+/** The tools table shows a page of tools: a project may hold up to a thousand of them. */
+export const TOOLS_DEFAULT_LIMIT = 50;
+export const TOOLS_MAX_LIMIT = 100;
+
+/** `GET /v1/console/projects/{id}/tools`: the stats filters, and `page`/`limit` (clamped). */
+export const ToolStatsQuery = z
+  .object({
+    ...statsFilters,
+    page: positiveInt('page').optional().default(1),
+    limit: positiveInt('limit')
+      .optional()
+      .transform((n) => Math.min(n ?? TOOLS_DEFAULT_LIMIT, TOOLS_MAX_LIMIT)),
+  })
+  .refine(...fromBeforeTo);
+export type ToolStatsQuery = z.output<typeof ToolStatsQuery>;
 
 export const OutcomeCounts = ReportStats.omit({ total: true });
 
@@ -192,6 +213,8 @@ export const ToolStats = z.object({
       success_rate: z.number().min(0).max(1).nullable(),
     }),
   ),
+  /** `total` = tools under the filters; the page holds at most `limit` of them. */
+  pagination: Pagination,
 });
 export type ToolStats = z.infer<typeof ToolStats>;
 
@@ -221,6 +244,15 @@ export const IntegrateQuery = z.object({
     .transform((value) => value || undefined),
 });
 export type IntegrateQuery = z.output<typeof IntegrateQuery>;
+
+/**
+ * A project's redaction option (`GET`/`PATCH /v1/console/projects/{id}/redaction`). Credentials
+ * are always redacted; this adds email addresses and phone numbers.
+ */
+export const RedactionSettings = z.object({
+  redact_personal_data: z.boolean({ error: 'is required: true or false' }),
+});
+export type RedactionSettings = z.infer<typeof RedactionSettings>;
 
 export const IntegrateInfo = z.object({
   public_url: z.string(),

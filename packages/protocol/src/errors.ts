@@ -10,6 +10,8 @@ export const ERROR_CODES = [
   'invalid_body',
   'validation_failed',
   'invalid_query',
+  'too_many_tool_names',
+  'too_many_sources',
   'missing_ingest_key',
   'invalid_ingest_key',
   'secret_key_not_allowed',
@@ -45,6 +47,8 @@ export function errorStatus(code: ErrorCode): number {
     case 'invalid_body':
     case 'validation_failed':
     case 'invalid_query':
+    case 'too_many_tool_names':
+    case 'too_many_sources':
       return 400;
     case 'missing_ingest_key':
     case 'invalid_ingest_key':
@@ -95,6 +99,8 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   invalid_body: 'Request body must be a JSON object',
   validation_failed: 'Request fields are invalid',
   invalid_query: 'Query parameters are invalid',
+  too_many_tool_names: 'Too many distinct tool names in this project',
+  too_many_sources: 'Too many distinct sources in this project',
   missing_ingest_key: 'Ingest key missing',
   invalid_ingest_key: 'Ingest key not recognised',
   secret_key_not_allowed: 'Secret key sent as an ingest key',

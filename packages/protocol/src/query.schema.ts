@@ -66,7 +66,7 @@ export function parseTimeBound(input: string): TimeBound | null {
   return { start: new Date(startMs), end: new Date(startMs + precisionMs) };
 }
 
-const positiveInt = (name: string) =>
+export const positiveInt = (name: string) =>
   z
     .string()
     .regex(/^\d+$/, {

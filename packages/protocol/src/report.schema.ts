@@ -143,9 +143,17 @@ export const SubmitReportBody = ReportInput.extend({
 });
 export type SubmitReportBody = z.input<typeof SubmitReportBody>;
 
+/**
+ * How many credentials (and, where the project asks, email addresses and phone numbers) were
+ * replaced by `[REDACTED:<kind>]` before the report was stored. Additive: a server that
+ * predates it sent none, read as 0.
+ */
+export const Redactions = z.number().int().min(0).default(0);
+
 export const SubmitReportResponse = z.object({
   ok: z.literal(true),
   id: z.string().regex(/^[0-9a-f]{32}$/),
+  redactions: Redactions,
 });
 export type SubmitReportResponse = z.infer<typeof SubmitReportResponse>;
 
@@ -160,6 +168,7 @@ export const Report = z.object({
   details: z.string(),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
   created_at: WireTimestamp,
+  redactions: Redactions,
 });
 export type Report = z.infer<typeof Report>;
 

@@ -18,6 +18,7 @@ import { registerConsoleIntegrate } from './console/integrate.route.js';
 import { registerConsoleListApiKeys } from './console/list-api-keys.route.js';
 import { registerConsoleListInvitations } from './console/list-invitations.route.js';
 import { registerConsoleListProjects } from './console/list-projects.route.js';
+import { registerConsoleRedactionSettings } from './console/redaction-settings.route.js';
 import { registerConsoleRenameProject } from './console/rename-project.route.js';
 import { registerConsoleRevokeApiKey } from './console/revoke-api-key.route.js';
 import { registerConsoleRevokeInvitation } from './console/revoke-invitation.route.js';
@@ -161,6 +162,7 @@ export async function createApp(
   registerConsoleListInvitations(app, ctx);
   registerConsoleCreateInvitation(app, ctx);
   registerConsoleRevokeInvitation(app, ctx);
+  registerConsoleRedactionSettings(app, ctx);
   // Last: the dashboard's SPA fallback answers only GET paths no route above claims.
   registerDashboard(app, { dir: options.dashboardDir });
 

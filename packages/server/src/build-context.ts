@@ -11,6 +11,7 @@ import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
 import { toWireReport } from './reports/report.service.js';
 import { createReportWriter, type ReportWriter } from './reports/report-writer.js';
+import { createReportScreen } from './reports/screening/report-screen.js';
 
 /**
  * Opens the database, brings its schema up to date, starts the report writer and the realtime
@@ -67,6 +68,7 @@ export async function buildContext(
       ingestGate,
       throttles,
       passwords: createPasswordHasher(),
+      reportScreen: createReportScreen(db, config),
       async close() {
         // The writer first: reports under way are stored (and announced) before the rest goes.
         await reportWriter.close();

@@ -65,6 +65,16 @@ const Env = z.object({
     .int({ error: 'must be a whole number of sign-ups' })
     .min(1, { error: 'must be at least 1' })
     .default(5),
+  MAX_TOOL_NAMES_PER_PROJECT: z.coerce
+    .number({ error: 'must be a whole number, 1 or more' })
+    .int({ error: 'must be a whole number, 1 or more' })
+    .min(1, { error: 'must be a whole number, 1 or more' })
+    .default(1000),
+  MAX_SOURCES_PER_PROJECT: z.coerce
+    .number({ error: 'must be a whole number, 1 or more' })
+    .int({ error: 'must be a whole number, 1 or more' })
+    .min(1, { error: 'must be a whole number, 1 or more' })
+    .default(1000),
   SQLITE_SYNC: z
     .enum(['normal', 'full'], { error: 'must be "normal" or "full"' })
     .default('normal'),
@@ -129,6 +139,12 @@ export interface Config {
    * an hour): each costs a 128 MiB password hash and a free tier.
    */
   signupsPerAddress: number;
+  /**
+   * Distinct `tool_name` / `source` values a project may hold; a report with a new one past
+   * the cap is refused (reports/screening/label-caps.ts).
+   */
+  maxToolNamesPerProject: number;
+  maxSourcesPerProject: number;
   sqliteSync: SqliteSync;
   logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: boolean | number | string;
@@ -204,6 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       addressBurst: e.INGEST_BURST_PER_ADDRESS,
       addressDailyShare: e.ADDRESS_DAILY_SHARE,
     },
+    maxToolNamesPerProject: e.MAX_TOOL_NAMES_PER_PROJECT,
+    maxSourcesPerProject: e.MAX_SOURCES_PER_PROJECT,
     signups: e.SIGNUPS,
     signupsPerAddress: e.SIGNUPS_PER_ADDRESS,
     sqliteSync: e.SQLITE_SYNC,

@@ -7,6 +7,7 @@ import type { IngestGate } from './limits/ingest-gate.js';
 import type { ThrottleLog } from './limits/throttle-log.js';
 import type { EventBus } from './realtime/event-bus.js';
 import type { ReportWriter } from './reports/report-writer.js';
+import type { ReportScreen } from './reports/screening/report-screen.js';
 
 /**
  * Everything a service needs, built once at start (`buildContext`) and passed in: no module
@@ -24,4 +25,6 @@ export interface AppContext {
   throttles: ThrottleLog;
   /** Every password hash and check, bounded in number at once. */
   passwords: PasswordHasher;
+  /** Redaction and label caps, before the writer (reports/screening/). */
+  reportScreen: ReportScreen;
 }

@@ -18,6 +18,8 @@ describe('configuration', () => {
       },
       signups: 'invite',
       signupsPerAddress: 5,
+      maxToolNamesPerProject: 1000,
+      maxSourcesPerProject: 1000,
       sqliteSync: 'normal',
       logLevel: 'info',
       trustProxy: false,
@@ -56,6 +58,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '-1' })).toThrow(/REQUEST_TIMEOUT_MS/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '10000' })).toThrow(
       /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/,
+    );
+  });
+
+  it('reads the caps on distinct tool names and sources, and refuses 0', () => {
+    const config = loadConfig({ MAX_TOOL_NAMES_PER_PROJECT: '5', MAX_SOURCES_PER_PROJECT: '7' });
+    expect(config.maxToolNamesPerProject).toBe(5);
+    expect(config.maxSourcesPerProject).toBe(7);
+    expect(() => loadConfig({ MAX_TOOL_NAMES_PER_PROJECT: '0' })).toThrow(
+      /MAX_TOOL_NAMES_PER_PROJECT must be a whole number, 1 or more/,
     );
   });
 

@@ -21,6 +21,7 @@ export async function seedReport(
     details: report.details ?? `${report.outcome} at ${report.at}`,
     metadata: null,
     createdAt,
+    redactions: 0,
   };
   // As the submit path does: the report and its facet counters commit together.
   await db.transaction().execute(async (trx) => {

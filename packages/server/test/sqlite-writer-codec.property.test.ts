@@ -32,6 +32,7 @@ const submission: fc.Arbitrary<Numbered<ReportSubmission>> = fc.record({
       details: text,
       metadata: fc.option(text, { nil: null }),
       createdAt: fc.date({ noInvalidDate: true }),
+      redactions: fc.nat(),
     }),
   }),
 });

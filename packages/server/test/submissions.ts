@@ -21,6 +21,7 @@ export const submission = (
       details: 'stored by the writer test',
       metadata: null,
       createdAt: now,
+      redactions: 0,
     },
   };
 };

@@ -8,6 +8,7 @@ import type {
   InvitationInfo,
   ProjectLimitSettings,
   ProjectLimits as ProjectLimitsSchema,
+  RedactionSettings as RedactionSettingsSchema,
   SessionInfo,
   SourceStats as SourceStatsSchema,
   ThrottledStats as ThrottledStatsSchema,
@@ -40,3 +41,4 @@ export type ProjectLimits = ProjectLimitsSchema;
 export type ThrottledStats = ThrottledStatsSchema;
 export type Invitation = InvitationInfo;
 export type CreatedInvitation = CreatedInvitationSchema;
+export type RedactionSettings = RedactionSettingsSchema;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ConsoleProject } from '../api/console.types';
+import type { ConsoleProject, RedactionSettings } from '../api/console.types';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
@@ -13,6 +13,7 @@ export function ProjectKeysPage({ project }: { project: ConsoleProject }) {
     <div className="stack">
       <IngestKeyCard project={project} />
       <RateLimitsSection project={project} />
+      <RedactionCard project={project} />
       <ApiKeysSection />
     </div>
   );
@@ -98,6 +99,57 @@ function IngestKeyCard({ project }: { project: ConsoleProject }) {
         </p>
         <ErrorNotice error={error} />
       </ConfirmDialog>
+    </section>
+  );
+}
+
+/** The project's redaction option: credentials are always redacted; this adds personal data. */
+function RedactionCard({ project }: { project: ConsoleProject }) {
+  const { api } = useSession();
+  const path = `/v1/console/projects/${project.id}/redaction`;
+  const settings = useResource(path, () => api.get<RedactionSettings>(path));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  async function toggle(on: boolean) {
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await api.patch<RedactionSettings>(path, { redact_personal_data: on });
+      settings.mutate(() => next);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="redaction-title">
+      <h2 id="redaction-title" className="card-title">
+        Redaction
+      </h2>
+      <p className="muted">
+        Credentials (API keys, tokens, private keys, passwords in URLs) are always replaced by{' '}
+        <code>[REDACTED:kind]</code> before a report is stored.
+      </p>
+      {settings.data ? (
+        <label className="checkbox-row">
+          <input
+            type="checkbox"
+            checked={settings.data.redact_personal_data}
+            disabled={busy}
+            data-testid="redact-personal-data"
+            onChange={(event) => toggle(event.target.checked)}
+          />{' '}
+          Also redact email addresses and phone numbers
+        </label>
+      ) : settings.error ? (
+        <ErrorNotice error={settings.error} />
+      ) : (
+        <Loading />
+      )}
+      <ErrorNotice error={error} />
     </section>
   );
 }

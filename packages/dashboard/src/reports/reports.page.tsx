@@ -54,7 +54,8 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const series = useResource(rangeInvalid ? null : `${consoleBase}/timeseries${seriesQuery}`, () =>
     api.get<Timeseries>(`${consoleBase}/timeseries${seriesQuery}`),
   );
-  const toolsQuery = apiQuery(filters, ['from', 'to', 'source']);
+  // The worst 100 tools: the most the endpoint pages at once (a project may hold 1,000).
+  const toolsQuery = apiQuery(filters, ['from', 'to', 'source'], { limit: 100 });
   const tools = useResource(rangeInvalid ? null : `${consoleBase}/tools${toolsQuery}`, () =>
     api.get<ToolsSummary>(`${consoleBase}/tools${toolsQuery}`),
   );
@@ -194,11 +195,19 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
               </h3>
               <ErrorNotice error={tools.error} onRetry={tools.reload} />
               {tools.data ? (
-                <ToolsTable
-                  tools={tools.data.tools}
-                  selected={filters.tool_name}
-                  onSelect={(tool_name) => setFilters({ tool_name })}
-                />
+                <>
+                  <ToolsTable
+                    tools={tools.data.tools}
+                    selected={filters.tool_name}
+                    onSelect={(tool_name) => setFilters({ tool_name })}
+                  />
+                  {tools.data.pagination.total > tools.data.tools.length && (
+                    <p className="muted small" data-testid="tools-truncated">
+                      The {tools.data.tools.length} worst of{' '}
+                      {formatCount(tools.data.pagination.total)} tools.
+                    </p>
+                  )}
+                </>
               ) : (
                 !tools.error && <Loading />
               )}

@@ -55,6 +55,10 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
     'The request (headers and body) did not arrive in time, so the connection was closed. Send the whole request at once and retry once.',
   headers_too_large:
     'The request line and headers together are too large (16 KiB at most). Send fewer or shorter headers and cookies.',
+  too_many_tool_names:
+    'The project already holds as many distinct `tool_name` values as this instance allows, and this one is new; nothing was stored. Send the name you used before for this tool (tool names are fixed names, not free text: put run-specific detail in `details`), or leave `tool_name` out.',
+  too_many_sources:
+    'The project already holds as many distinct `source` values as this instance allows, and this one is new; nothing was stored. Send a source the project already uses (the name of your agent or service, without ids or versions: those go in `metadata`), or leave `source` out.',
   quota_exceeded:
     "The project owner has used this month's report quota (the account's, or the project's own cap); nothing was stored. Do not retry before the time in `Retry-After` (the start of next month, UTC); carry on with your task.",
   rate_limited:
@@ -92,6 +96,8 @@ export const SUBMIT_ERROR_CODES = [
   'invalid_json',
   'invalid_body',
   'validation_failed',
+  'too_many_tool_names',
+  'too_many_sources',
   'missing_ingest_key',
   'invalid_ingest_key',
   'secret_key_not_allowed',

@@ -21,6 +21,7 @@ const EXAMPLE_REPORT = {
   details: OUTCOME_EXAMPLES.confusing,
   metadata: { client: 'claude-code', model: 'x-1' },
   created_at: '2026-11-21T14:30:00Z',
+  redactions: 0,
 };
 
 const READ_SECURITY = [{ ApiKey: [] }, { DashboardSession: [] }];
@@ -40,7 +41,7 @@ function paths(base: string): Record<string, JsonSchema> {
         tags: ['Reports'],
         summary: 'Submit a report',
         description:
-          'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing. Rate limits: token buckets per ingest key and per client address, and a daily share of the monthly quota per address; a 429 `rate_limited` (with `Retry-After`, `RateLimit` and `RateLimit-Policy`) stores nothing and uses no quota.',
+          'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing. Rate limits: token buckets per ingest key and per client address, and a daily share of the monthly quota per address; a 429 `rate_limited` (with `Retry-After`, `RateLimit` and `RateLimit-Policy`) stores nothing and uses no quota. Secrets: credentials (cloud, GitHub, Slack, Stripe, OpenAI, Anthropic and npm keys, JWTs, bearer tokens, private keys, passwords in URLs and connection strings, Debrief API keys) in `details`, `tool_name`, `source` and metadata values are replaced by `[REDACTED:<kind>]` before anything is stored, and `redactions` says how many; a project can ask for email addresses and phone numbers too. Labels: a project holds a limited number of distinct `tool_name` and `source` values (1,000 each by default); a report with a new one past that is a 400 `too_many_tool_names` / `too_many_sources` and stores nothing.',
         security: [],
         requestBody: {
           required: true,
@@ -71,7 +72,7 @@ function paths(base: string): Record<string, JsonSchema> {
             content: {
               'application/json': {
                 schema: ref('SubmitReportResponse'),
-                example: { ok: true, id: EXAMPLE_ID },
+                example: { ok: true, id: EXAMPLE_ID, redactions: 0 },
               },
             },
           },

@@ -65,10 +65,12 @@ export const FIELD_DESCRIPTIONS = {
     'The project ingest key, `wk_` + 32 lowercase hex characters. Public by design: it can only submit reports. Checked before every other field.',
   outcome: 'What happened, exactly one of the five outcomes.',
   details: `What happened, in plain words (trimmed; 1 to ${DETAILS_MAX_LENGTH.toLocaleString('en-US')} characters). No secrets or personal data.`,
-  tool_name: `The tool the report is about, at most ${LABEL_MAX_LENGTH} characters. Empty or null means absent.`,
-  source: `Who is reporting, e.g. the agent or client name; at most ${LABEL_MAX_LENGTH} characters. Empty or null means absent.`,
+  tool_name: `The tool the report is about, at most ${LABEL_MAX_LENGTH} characters. Empty or null means absent. A fixed name per tool: a project holds a limited number of distinct tool names (400 \`too_many_tool_names\` past it).`,
+  source: `Who is reporting, e.g. the agent or client name; at most ${LABEL_MAX_LENGTH} characters. Empty or null means absent. A project holds a limited number of distinct sources (400 \`too_many_sources\` past it).`,
   metadata: `Optional flat object of string, number or boolean values (at most ${METADATA_MAX_KEYS} keys, ${METADATA_MAX_BYTES} bytes as JSON), e.g. client name and version, model, session id. The keys \`__proto__\`, \`constructor\` and \`prototype\` are refused. Every text of a report must be valid Unicode without NUL: a lone surrogate escape such as \`\\ud800\` is a 400.`,
   created_at: 'When the report was stored, UTC, whole seconds.',
+  redactions:
+    'How many credentials (and, where the project asks, email addresses and phone numbers) were replaced by `[REDACTED:<kind>]` before the report was stored; 0 when none.',
   id: '32 lowercase hex characters; report ids are UUIDv7 without dashes, so they sort by time.',
 };
 
@@ -89,7 +91,10 @@ export function componentSchemas(): Record<string, JsonSchema> {
       toJsonSchema(SubmitReportBody, 'input'),
       FIELD_DESCRIPTIONS,
     ),
-    SubmitReportResponse: toJsonSchema(SubmitReportResponse, 'output'),
+    SubmitReportResponse: describeProperties(
+      toJsonSchema(SubmitReportResponse, 'output'),
+      FIELD_DESCRIPTIONS,
+    ),
     Report: describeProperties(toJsonSchema(Report, 'output'), FIELD_DESCRIPTIONS),
     ReportList: toJsonSchema(ReportList, 'output'),
     Project: toJsonSchema(Project, 'output'),

@@ -7,6 +7,13 @@ import {
   groupKey,
   type ReportFilters,
 } from '../reports/report.repository.js';
+import {
+  TOOL_ORDER,
+  type ToolCounts,
+  type ToolPage,
+  toolColumns,
+  toToolCounts,
+} from '../reports/tool-counts.js';
 
 /** The reports filters but `outcome`: charts show every outcome. */
 export type StatsFilters = Omit<ReportFilters, 'outcome'>;
@@ -62,27 +69,33 @@ export async function countByDay(
   return rows.map((row) => ({ day: row.day, outcome: row.outcome, n: Number(row.n) }));
 }
 
-/** Reports per tool name (null = none given) and outcome under the filters. */
+/** A page of tools under the filters, counted from the reports (a date range), and how many. */
 export async function countByTool(
   db: Kysely<DB>,
   dialect: Dialect,
   projectId: string,
   filters: Omit<StatsFilters, 'toolName'>,
-) {
+  page: ToolPage = { offset: 0, limit: 100 },
+): Promise<{ tools: ToolCounts[]; total: number }> {
   const rows = await applyReportFilters(
-    db
-      .selectFrom('reports')
-      .select((eb) => [
-        'reports.tool_name',
-        'reports.outcome',
-        eb.fn.countAll<number | string>().as('n'),
-      ]),
+    db.selectFrom('reports').select(['reports.tool_name', ...toolColumns('report')]),
     projectId,
     filters,
   )
-    .groupBy([groupKey(dialect, 'reports.tool_name'), 'reports.outcome'])
+    .groupBy(groupKey(dialect, 'reports.tool_name'))
+    .orderBy(TOOL_ORDER)
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
-  return rows.map((row) => ({ toolName: row.tool_name, outcome: row.outcome, n: Number(row.n) }));
+  const counted = await db
+    .selectFrom(
+      applyReportFilters(db.selectFrom('reports').select('reports.tool_name'), projectId, filters)
+        .groupBy(groupKey(dialect, 'reports.tool_name'))
+        .as('tools'),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
+  return { tools: rows.map(toToolCounts), total: Number(counted?.n ?? 0) };
 }
 
 /**

@@ -32,6 +32,8 @@ export interface ProjectsTable {
   address_daily_share: number | null;
   /** Reports per UTC month this project may store; null = no cap of its own. */
   monthly_cap: number | null;
+  /** 1 = redact email addresses and phone numbers too (reports/redaction/). */
+  redact_personal_data: Generated<number>;
 }
 
 /** A capped project's reports per UTC month (`YYYY-MM`). */
@@ -87,6 +89,8 @@ export interface ReportsTable {
   /** JSON text of a flat object, or null. */
   metadata: string | null;
   created_at: Timestamp;
+  /** How many credentials were replaced by `[REDACTED:<kind>]` before storing. */
+  redactions: Generated<number>;
 }
 
 export interface UsageCountersTable {

@@ -2,6 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { byCodePoint } from './report.repository.js';
+import {
+  TOOL_ORDER,
+  type ToolCounts,
+  type ToolPage,
+  toolColumns,
+  toToolCounts,
+} from './tool-counts.js';
 
 /** '' stands for an absent label in report_counts (its key columns cannot be NULL). */
 const label = (value: string | null | undefined) => value ?? '';
@@ -54,23 +61,34 @@ export async function sumReportCounts(
   return new Map(rows.map((row) => [row.outcome, Number(row.n)]));
 }
 
-/** Reports per tool (null = none given) and outcome, from the counters, for an optional source. */
+/**
+ * A page of tools with their counts, from the counters, for an optional source, and how many
+ * tools there are: sorted and paged by the database (console/stats.repository.ts, toolColumns).
+ */
 export async function sumReportCountsByTool(
   db: Kysely<DB>,
   projectId: string,
   filters: { source?: string },
-): Promise<{ toolName: string | null; outcome: string; n: number }[]> {
+  page: ToolPage,
+): Promise<{ tools: ToolCounts[]; total: number }> {
   let query = db
     .selectFrom('report_counts')
-    .select((eb) => ['tool_name', 'outcome', eb.fn.sum<number | string>('count').as('n')])
+    .select(['tool_name', ...toolColumns('counter')])
     .where('project_id', '=', projectId);
   if (filters.source !== undefined) query = query.where('source', '=', filters.source);
-  const rows = await query.groupBy(['tool_name', 'outcome']).execute();
-  return rows.map((row) => ({
-    toolName: row.tool_name === '' ? null : row.tool_name,
-    outcome: row.outcome,
-    n: Number(row.n),
-  }));
+  const rows = await query
+    .groupBy('tool_name')
+    .orderBy(TOOL_ORDER)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  let count = db
+    .selectFrom('report_counts')
+    .select(sql<number | string>`count(distinct tool_name)`.as('n'))
+    .where('project_id', '=', projectId);
+  if (filters.source !== undefined) count = count.where('source', '=', filters.source);
+  const counted = await count.executeTakeFirst();
+  return { tools: rows.map(toToolCounts), total: Number(counted?.n ?? 0) };
 }
 
 /**

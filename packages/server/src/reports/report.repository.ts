@@ -21,6 +21,8 @@ export interface NewReport {
   details: string;
   metadata: string | null;
   createdAt: Date;
+  /** Credentials replaced before storing (reports/redaction/). */
+  redactions: number;
 }
 
 const REPORT_COLUMNS = [
@@ -31,14 +33,17 @@ const REPORT_COLUMNS = [
   'details',
   'metadata',
   'created_at',
+  'redactions',
 ] as const;
 
 /** Hot path: a `sql` template, see usage.repository.ts. */
 export async function insertReport(db: Kysely<DB>, report: NewReport): Promise<void> {
   await sql`
-    insert into reports (id, project_id, outcome, tool_name, source, details, metadata, created_at)
+    insert into reports
+      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
     values (${report.id}, ${report.projectId}, ${report.outcome}, ${report.toolName},
-      ${report.source}, ${report.details}, ${report.metadata}, ${report.createdAt.toISOString()})
+      ${report.source}, ${report.details}, ${report.metadata}, ${report.createdAt.toISOString()},
+      ${report.redactions})
   `.execute(db);
 }
 

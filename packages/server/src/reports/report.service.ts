@@ -44,6 +44,7 @@ export function toWireReport(row: ReportRow): Report {
     details: row.details,
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as ReportMetadata),
     created_at: formatWireTimestamp(toDate(row.created_at)),
+    redactions: Number(row.redactions),
   };
 }
 
@@ -52,13 +53,16 @@ export function toWireReport(row: ReportRow): Report {
  * project under its cap, the address under its daily share): the key lookup, the counts and the
  * insert commit together or not at all (report-writer.ts), and the 201 is sent only after the
  * commit. `admission` is what the token buckets let through (limits/ingest-gate.ts).
+ * Credentials are redacted, and label caps applied, before anything is written or published
+ * (reports/screening/).
  */
 export async function submitReport(
   ctx: AppContext,
   ingestKey: string,
-  input: ValidReportInput,
+  valid: ValidReportInput,
   admission: Admission,
 ): Promise<Report> {
+  const { input, redactions } = await ctx.reportScreen.screen(ingestKey, valid);
   const now = new Date();
   const report = {
     id: newId(now.getTime()),
@@ -68,6 +72,7 @@ export async function submitReport(
     details: input.details,
     metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
     createdAt: now,
+    redactions,
   };
   const month = usageMonth(now);
   const day = utcDay(now);
@@ -110,6 +115,7 @@ export async function submitReport(
     details: input.details,
     metadata: input.metadata,
     created_at: formatWireTimestamp(now),
+    redactions,
   };
   ctx.bus.publish(outcome.projectId, stored);
   return stored;

@@ -84,8 +84,8 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: Stora
   type CounterKind = keyof typeof counterSql;
   const insertReport = sqlite.prepare(`
     insert into report_inbox
-      (id, project_id, outcome, tool_name, source, details, metadata, created_at)
-    values (?, ?, ?, ?, ?, ?, ?, ?)
+      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?)
   `);
   const addReportCount = sqlite.prepare(`
     insert into report_counts (project_id, tool_name, source, outcome, count)
@@ -151,6 +151,7 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: Stora
         report.details,
         report.metadata,
         report.createdAt.toISOString(),
+        report.redactions,
       );
       const key: [string, string, string, string] = [
         target.project_id,
@@ -175,8 +176,9 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: Stora
   const inTransaction = sqlite.transaction(storeAll);
 
   const moveReports = sqlite.prepare(`
-    insert into reports (id, project_id, outcome, tool_name, source, details, metadata, created_at)
-    select id, project_id, outcome, tool_name, source, details, metadata, created_at
+    insert into reports
+      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
+    select id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions
     from report_inbox order by rowid
   `);
   const emptyInbox = sqlite.prepare('delete from report_inbox');

@@ -67,7 +67,8 @@ export function packSubmissions(submissions: Numbered<ReportSubmission>[]): stri
       .add(report.source)
       .add(report.details)
       .add(report.metadata)
-      .add(String(report.createdAt.getTime()));
+      .add(String(report.createdAt.getTime()))
+      .add(String(report.redactions));
   }
   return packer.text;
 }
@@ -91,6 +92,7 @@ export function unpackSubmissions(packed: string): Numbered<ReportSubmission>[] 
           details: fields.string(),
           metadata: fields.nullable(),
           createdAt: new Date(Number(fields.string())),
+          redactions: Number(fields.string()),
         },
       },
     });

@@ -48,7 +48,11 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
       const admitted = ctx.ingestGate.admit(ingestKey, request.ip);
       const admission = admitted instanceof Promise ? await admitted : admitted;
       const report = await submitReport(ctx, ingestKey, input, admission);
-      const response: SubmitReportResponse = { ok: true, id: report.id };
+      const response: SubmitReportResponse = {
+        ok: true,
+        id: report.id,
+        redactions: report.redactions,
+      };
       return reply.code(201).send(response);
     },
   });

@@ -1,0 +1,72 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+/** A report label column of `report_counts` ('' there stands for an absent label). */
+export type LabelColumn = 'tool_name' | 'source';
+
+/** The project of an active ingest key and its redaction setting; undefined for no such key. */
+export async function findKeyProject(db: Kysely<DB>, key: string) {
+  const { rows } = await sql<{ project_id: string; redact_personal_data: number }>`
+    select projects.id as project_id, projects.redact_personal_data as redact_personal_data
+    from ingest_keys
+    inner join projects on projects.id = ingest_keys.project_id
+    where ingest_keys.key = ${key} and ingest_keys.revoked_at is null
+  `.execute(db);
+  return rows[0];
+}
+
+/**
+ * Whether the project has stored a report with this label: one seek in report_counts' primary
+ * key (project_id, tool_name, …) or in report_counts_project_source (migration 0009).
+ */
+export async function labelKnown(
+  db: Kysely<DB>,
+  projectId: string,
+  column: LabelColumn,
+  value: string,
+): Promise<boolean> {
+  const { rows } = await sql`
+    select 1 from report_counts
+    where project_id = ${projectId} and ${sql.ref(column)} = ${value}
+    limit 1
+  `.execute(db);
+  return rows.length > 0;
+}
+
+/** Distinct labels of the project, counted up to `atMost` (an index-only scan of at most that). */
+export async function countLabels(
+  db: Kysely<DB>,
+  projectId: string,
+  column: LabelColumn,
+  atMost: number,
+): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`
+    select count(*) as n from (
+      select distinct ${sql.ref(column)} from report_counts
+      where project_id = ${projectId} and ${sql.ref(column)} <> ''
+      limit ${atMost}
+    ) as labels
+  `.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+export async function setRedactPersonalData(
+  db: Kysely<DB>,
+  projectId: string,
+  on: boolean,
+): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ redact_personal_data: on ? 1 : 0 })
+    .where('id', '=', projectId)
+    .execute();
+}
+
+export async function getRedactPersonalData(db: Kysely<DB>, projectId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('projects')
+    .select('redact_personal_data')
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+  return row?.redact_personal_data === 1;
+}
