@@ -13,6 +13,7 @@ const report = (n: number): Report => ({
   details: `report ${n}`,
   metadata: null,
   created_at: '2026-11-21T10:00:00Z',
+  redactions: 0,
 });
 
 const event = (r: Report) => `id: ${r.id}\nevent: report\ndata: ${JSON.stringify(r)}\n\n`;

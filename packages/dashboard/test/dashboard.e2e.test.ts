@@ -283,11 +283,8 @@ describeBrowser('dashboard in a browser', { timeout: 60_000 }, () => {
     const box = page.getByTestId('redact-personal-data');
     expect(await box.isChecked()).toBe(false);
     await box.check();
-    await page.waitForFunction(
-      () =>
-        (document.querySelector('[data-testid="redact-personal-data"]') as HTMLInputElement | null)
-          ?.disabled === false,
-    );
+    // Saved when the box is enabled again.
+    await expect.poll(() => box.isEnabled()).toBe(true);
     const res = await submit({ outcome: 'failure', details: 'Wrote to ann@example.com' });
     expect(res.status).toBe(201);
     expect(res.body.redactions).toBe(1);
