@@ -44,6 +44,7 @@ describe.each(EXPRESS_VERSIONS)('feedbackRouter in %s', (_version, express) => {
           source: new URL(host.url).host,
           metadata: { model: 'x-1', user_agent: 'test-agent/1.0' },
           created_at: expect.any(String),
+          redactions: 0,
         },
       ]);
     } finally {

@@ -68,6 +68,7 @@ describe('attach(): report_feedback on a real MCP server', () => {
           source: 'weather-mcp',
           metadata: { client_name: 'test-agent', client_version: '9.9.9', server_version: '1.2.3' },
           created_at: expect.any(String),
+          redactions: 0,
         },
       ]);
     } finally {

@@ -25,7 +25,7 @@ describe.each(DIALECTS)('secrets are never stored, on %s', (dialect) => {
   let server: TestServer;
   let user: Browser;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, { SIGNUPS: 'open' });
     user = await signUp(server);
   });
   afterAll(() => server.close());

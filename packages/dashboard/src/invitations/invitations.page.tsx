@@ -3,9 +3,9 @@ import type { CreatedInvitation, Invitation } from '../api/console.types';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { CopyButton } from '../ui/copy-button';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { RelativeTime } from '../ui/relative-time';
+import { ShownOnce } from '../ui/shown-once';
 import { useTitle } from '../ui/use-title';
 
 const EXPIRY_CHOICES = [
@@ -138,30 +138,20 @@ function InvitationsSection() {
       <ErrorNotice error={error} />
 
       {created && (
-        <div className="secret" role="status" aria-live="polite">
-          <p>
-            <strong>Copy the link now.</strong> It is shown only this once; Debrief stores only a
-            hash of it.
-          </p>
-          <div className="key-row">
-            <input
-              className="key-value"
-              readOnly
-              value={created.url}
-              aria-label="New invitation link"
-              data-testid="new-invitation-link"
-              onFocus={(event) => event.target.select()}
-            />
-            <CopyButton text={created.url} label="Copy link" />
-            <button type="button" className="button" onClick={() => setCreated(null)}>
-              Done
-            </button>
-          </div>
-        </div>
+        <ShownOnce
+          value={created.url}
+          label="New invitation link"
+          testId="new-invitation-link"
+          copyLabel="Copy link"
+          onDone={() => setCreated(null)}
+        >
+          <strong>Copy the link now.</strong> It is shown only this once; Debrief stores only a hash
+          of it.
+        </ShownOnce>
       )}
 
       {invitations.error ? (
-        <ErrorNotice error={invitations.error} />
+        <ErrorNotice error={invitations.error} onRetry={invitations.reload} />
       ) : !invitations.data ? (
         <Loading />
       ) : invitations.data.length === 0 ? (

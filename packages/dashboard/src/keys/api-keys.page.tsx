@@ -3,9 +3,9 @@ import type { ApiKeySummary, CreatedApiKey } from '../api/console.types';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { CopyButton } from '../ui/copy-button';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { ExactOrNever, RelativeTime } from '../ui/relative-time';
+import { ShownOnce } from '../ui/shown-once';
 import { useTitle } from '../ui/use-title';
 
 export function ApiKeysPage() {
@@ -97,26 +97,16 @@ export function ApiKeysSection() {
       <ErrorNotice error={error} />
 
       {created && (
-        <div className="secret" role="status" aria-live="polite">
-          <p>
-            <strong>Copy your new key “{created.name}” now.</strong> It is shown only this once;
-            Debrief stores only a hash of it.
-          </p>
-          <div className="key-row">
-            <input
-              className="key-value"
-              readOnly
-              value={created.key}
-              aria-label="New API key"
-              data-testid="new-api-key"
-              onFocus={(event) => event.target.select()}
-            />
-            <CopyButton text={created.key} label="Copy key" />
-            <button type="button" className="button" onClick={() => setCreated(null)}>
-              Done
-            </button>
-          </div>
-        </div>
+        <ShownOnce
+          value={created.key}
+          label="New API key"
+          testId="new-api-key"
+          copyLabel="Copy key"
+          onDone={() => setCreated(null)}
+        >
+          <strong>Copy your new key “{created.name}” now.</strong> It is shown only this once;
+          Debrief stores only a hash of it.
+        </ShownOnce>
       )}
 
       {keys.error ? (

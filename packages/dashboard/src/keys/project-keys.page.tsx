@@ -114,10 +114,13 @@ function RedactionCard({ project }: { project: ConsoleProject }) {
   async function toggle(on: boolean) {
     setBusy(true);
     setError(null);
+    // The box shows the new state at once (it is disabled until saved), and goes back on failure.
+    settings.mutate(() => ({ redact_personal_data: on }));
     try {
       const next = await api.patch<RedactionSettings>(path, { redact_personal_data: on });
       settings.mutate(() => next);
     } catch (failure) {
+      settings.mutate(() => ({ redact_personal_data: !on }));
       setError(failure);
     } finally {
       setBusy(false);
@@ -145,7 +148,7 @@ function RedactionCard({ project }: { project: ConsoleProject }) {
           Also redact email addresses and phone numbers
         </label>
       ) : settings.error ? (
-        <ErrorNotice error={settings.error} />
+        <ErrorNotice error={settings.error} onRetry={settings.reload} />
       ) : (
         <Loading />
       )}
