@@ -206,7 +206,7 @@ export async function benchStreamsIngest(
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
 
-export function streamsTable(dialect: string, rows: StreamsResult[]): string {
+export function streamsTable(dialect: string, rows: StreamsResult[], rounds: number[]): string {
   const none = rows.find((row) => row.scenario === 'none');
   const label: Record<StreamScenario, string> = {
     none: 'no event streams',
@@ -221,20 +221,30 @@ export function streamsTable(dialect: string, rows: StreamsResult[]): string {
   for (const row of rows) {
     const ratio = none ? row.load.requestsPerSecond / none.load.requestsPerSecond : 1;
     const fall = 1 - ratio;
+    // The target (issue 16): ingest falls by less than 20 % with 1,000 open streams, and RSS
+    // stays under 500 MB with every stream stalled. The stalled rows' throughput is shown, not
+    // judged: it measures the clients' ~330 reconnections a second, a request flood.
+    const rss = row.peakRssMiB < 500 ? 'met' : 'MISSED';
     const met =
       row.scenario === 'none'
         ? ''
-        : row.scenario === 'stalled-one-project'
-          ? `info (RSS ${row.peakRssMiB < 500 ? 'met' : 'MISSED'})`
-          : fall < 0.2 && (row.scenario !== 'stalled' || row.peakRssMiB < 500)
+        : row.scenario === 'reading'
+          ? fall < 0.2
             ? 'met'
-            : 'MISSED';
+            : 'MISSED'
+          : `RSS ${rss}`;
     const cpu = row.load.cpuMicrosPerRequest;
     lines.push(
       `| ${label[row.scenario]} | ${fmt(row.load.requestsPerSecond)} | ${row.load.p99Ms} | ${row.load.failures} | ${cpu === null ? 'n/a' : Math.round(cpu)} | ${row.scenario === 'none' ? '' : `${fall >= 0 ? '−' : '+'}${Math.abs(fall * 100).toFixed(1)}%`} | ${fmt(row.peakRssMiB)} MiB | ${met} |`,
     );
   }
   lines.push('');
+  const pct = (change: number) => `${change < 0 ? '−' : '+'}${Math.abs(change * 100).toFixed(1)}%`;
+  if (rounds.length > 1)
+    lines.push(
+      `No streams and reading streams alternated for ${rounds.length} rounds; the rows show the median round. Reading vs no streams, per round: ${rounds.map(pct).join(', ')}.`,
+      '',
+    );
   for (const row of rows.filter((r) => r.scenario !== 'none'))
     lines.push(
       `${row.scenario}: ${row.opened} streams answered 200${row.reopened ? `, reopened ${fmt(row.reopened)} times` : ''}; readers received ${fmt(row.bytesRead / 2 ** 20)} MiB.`,
