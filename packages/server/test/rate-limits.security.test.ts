@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { createProject } from '../src/projects/project.service.js';
+import { call } from './http.js';
 import { statuses, storedOf, submitFrom } from './ingest-limits.js';
 import { sessionFor } from './session-client.js';
 
@@ -56,6 +57,24 @@ describe.each(DIALECTS)('ingest rate limits on %s', (dialect) => {
     // The flood drained its own bucket, not the key's: a second address is accepted.
     const other = await submitFrom(server, t.ingestKey, '198.51.100.23');
     expect(other.status).toBe(201);
+  });
+
+  it('throttles a flood of invalid bodies like valid ones, before their fields are checked', async () => {
+    const t = await server.tenant();
+    const results = [];
+    for (let i = 0; i < 8; i++) {
+      results.push(
+        await call(`${server.url}/v1/reports`, {
+          body: { ingest_key: t.ingestKey, outcome: 'broken', details: '' },
+          headers: { 'x-forwarded-for': '203.0.113.99' },
+        }),
+      );
+    }
+    const counts = statuses(results);
+    // The address bucket holds 5: the first ones learn what is wrong, the rest are throttled.
+    expect(counts[400]).toBeGreaterThanOrEqual(5);
+    expect(counts[400]).toBeLessThanOrEqual(6);
+    expect(counts[429]).toBe(8 - counts[400]!);
   });
 
   it('refuses what passes the key bucket, whatever the address', async () => {

@@ -32,6 +32,11 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
       const body = requireJsonObject(request.body, SUBMIT_EXAMPLE);
       // The key is checked first, so a keyless request learns that before anything else.
       const ingestKey = checkIngestKeyFormat(body.ingest_key);
+      // The token buckets (limits/ingest-gate.ts), before the fields: a flood of invalid
+      // bodies is throttled too, and costs no key lookup past its bucket. Synchronous unless the
+      // key's settings are not cached, so most submissions pay no promise for them.
+      const admitted = ctx.ingestGate.admit(ingestKey, request.ip);
+      const admission = admitted instanceof Promise ? await admitted : admitted;
       // Most reports are plainly valid and skip zod; the rest get the schema and its messages.
       let input = parsePlainReportInput(body);
       if (!input) {
@@ -43,10 +48,6 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
           throw error;
         }
       }
-      // The token buckets (limits/ingest-gate.ts): synchronous unless the key's settings are
-      // not cached, so most submissions pay no promise for them.
-      const admitted = ctx.ingestGate.admit(ingestKey, request.ip);
-      const admission = admitted instanceof Promise ? await admitted : admitted;
       const report = await submitReport(ctx, ingestKey, input, admission);
       const response: SubmitReportResponse = {
         ok: true,
