@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { CreatedInvitation, Invitation } from '../api/console.types';
+import { useAction } from '../api/use-action';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
@@ -56,17 +57,15 @@ function InvitationsSection() {
   );
   const [email, setEmail] = useState('');
   const [hours, setHours] = useState(7 * 24);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
-  const [revokeError, setRevokeError] = useState<unknown>(null);
+  const creating = useAction();
+  const revocation = useAction();
+  const busy = creating.busy || revocation.busy;
 
-  async function create(event: FormEvent) {
+  function create(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void creating.run(async () => {
       const trimmed = email.trim();
       const invitation = await api.post<CreatedInvitation>('/v1/console/invitations', {
         ...(trimmed ? { email: trimmed } : {}),
@@ -75,26 +74,16 @@ function InvitationsSection() {
       setCreated(invitation);
       setEmail('');
       invitations.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
-  async function revoke() {
+  function revoke() {
     if (!revoking) return;
-    setBusy(true);
-    setRevokeError(null);
-    try {
+    void revocation.run(async () => {
       await api.del(`/v1/console/invitations/${revoking.id}`);
       setRevoking(null);
       invitations.reload();
-    } catch (failure) {
-      setRevokeError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -135,7 +124,7 @@ function InvitationsSection() {
           Create invitation link
         </button>
       </form>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={creating.error} />
 
       {created && (
         <ShownOnce
@@ -217,11 +206,11 @@ function InvitationsSection() {
         onConfirm={revoke}
         onCancel={() => {
           setRevoking(null);
-          setRevokeError(null);
+          revocation.clear();
         }}
       >
         <p>The link stops working at once. Accounts already made with it stay.</p>
-        <ErrorNotice error={revokeError} />
+        <ErrorNotice error={revocation.error} />
       </ConfirmDialog>
     </section>
   );

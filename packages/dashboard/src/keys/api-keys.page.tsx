@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { ApiKeySummary, CreatedApiKey } from '../api/console.types';
+import { useAction } from '../api/use-action';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
@@ -28,41 +29,29 @@ export function ApiKeysSection() {
   const { api } = useSession();
   const keys = useResource('api-keys', () => api.get<ApiKeySummary[]>('/v1/console/api-keys'));
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKeySummary | null>(null);
-  const [revokeError, setRevokeError] = useState<unknown>(null);
+  const creating = useAction();
+  const revocation = useAction();
+  const busy = creating.busy || revocation.busy;
 
-  async function create(event: FormEvent) {
+  function create(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void creating.run(async () => {
       const key = await api.post<CreatedApiKey>('/v1/console/api-keys', { name: name.trim() });
       setCreated(key);
       setName('');
       keys.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
-  async function revoke() {
+  function revoke() {
     if (!revoking) return;
-    setBusy(true);
-    setRevokeError(null);
-    try {
+    void revocation.run(async () => {
       await api.del(`/v1/console/api-keys/${revoking.id}`);
       setRevoking(null);
       keys.reload();
-    } catch (failure) {
-      setRevokeError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const active = keys.data?.filter((key) => !key.revoked_at) ?? [];
@@ -94,7 +83,7 @@ export function ApiKeysSection() {
           Create API key
         </button>
       </form>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={creating.error} />
 
       {created && (
         <ShownOnce
@@ -186,14 +175,14 @@ export function ApiKeysSection() {
         onConfirm={revoke}
         onCancel={() => {
           setRevoking(null);
-          setRevokeError(null);
+          revocation.clear();
         }}
       >
         <p>
           Anything using this key gets <code>401</code> from the next request on. This cannot be
           undone.
         </p>
-        <ErrorNotice error={revokeError} />
+        <ErrorNotice error={revocation.error} />
       </ConfirmDialog>
     </section>
   );

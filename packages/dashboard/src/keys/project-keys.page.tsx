@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ConsoleProject, RedactionSettings } from '../api/console.types';
+import { useAction } from '../api/use-action';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
@@ -24,23 +25,16 @@ function IngestKeyCard({ project }: { project: ConsoleProject }) {
   const path = `/v1/console/projects/${project.id}/ingest-key`;
   const key = useResource(path, () => api.get<{ ingest_key: string }>(path));
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const rotation = useAction();
   const [rotated, setRotated] = useState(false);
 
-  async function rotate() {
-    setBusy(true);
-    setError(null);
-    try {
+  function rotate() {
+    void rotation.run(async () => {
       const next = await api.post<{ ingest_key: string }>(`${path}/rotate`);
       key.mutate(() => next);
       setRotated(true);
       setConfirming(false);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -86,18 +80,18 @@ function IngestKeyCard({ project }: { project: ConsoleProject }) {
         title="Rotate the ingest key?"
         confirmLabel="Rotate key now"
         danger
-        busy={busy}
+        busy={rotation.busy}
         onConfirm={rotate}
         onCancel={() => {
           setConfirming(false);
-          setError(null);
+          rotation.clear();
         }}
       >
         <p>
           The current key <strong>stops working at once</strong>: every agent still using it will
           get <code>401 invalid_ingest_key</code> until you give it the new key.
         </p>
-        <ErrorNotice error={error} />
+        <ErrorNotice error={rotation.error} />
       </ConfirmDialog>
     </section>
   );
@@ -108,23 +102,16 @@ function RedactionCard({ project }: { project: ConsoleProject }) {
   const { api } = useSession();
   const path = `/v1/console/projects/${project.id}/redaction`;
   const settings = useResource(path, () => api.get<RedactionSettings>(path));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const saving = useAction();
 
   async function toggle(on: boolean) {
-    setBusy(true);
-    setError(null);
     // The box shows the new state at once (it is disabled until saved), and goes back on failure.
     settings.mutate(() => ({ redact_personal_data: on }));
-    try {
+    const saved = await saving.run(async () => {
       const next = await api.patch<RedactionSettings>(path, { redact_personal_data: on });
       settings.mutate(() => next);
-    } catch (failure) {
-      settings.mutate(() => ({ redact_personal_data: !on }));
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
+    if (!saved) settings.mutate(() => ({ redact_personal_data: !on }));
   }
 
   return (
@@ -141,7 +128,7 @@ function RedactionCard({ project }: { project: ConsoleProject }) {
           <input
             type="checkbox"
             checked={settings.data.redact_personal_data}
-            disabled={busy}
+            disabled={saving.busy}
             data-testid="redact-personal-data"
             onChange={(event) => toggle(event.target.checked)}
           />{' '}
@@ -152,7 +139,7 @@ function RedactionCard({ project }: { project: ConsoleProject }) {
       ) : (
         <Loading />
       )}
-      <ErrorNotice error={error} />
+      <ErrorNotice error={saving.error} />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import type {
   ProjectLimits,
   ThrottledStats,
 } from '../api/console.types';
+import { useAction } from '../api/use-action';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { ErrorNotice, Loading } from '../ui/notice';
@@ -52,32 +53,25 @@ export function RateLimitsSection({ project }: { project: ConsoleProject }) {
     api.get<ThrottledStats>(`${base}/throttled`),
   );
   const [form, setForm] = useState<Record<Field, string> | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const saving = useAction();
   const [saved, setSaved] = useState(false);
 
   useEffect(() => {
     if (limits.data) setForm(toForm(limits.data.settings));
   }, [limits.data]);
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
     if (!form) return;
-    setBusy(true);
-    setError(null);
     setSaved(false);
-    try {
+    void saving.run(async () => {
       const body = Object.fromEntries(
         FIELDS.map(({ name }) => [name, form[name].trim() === '' ? null : Number(form[name])]),
       );
       const next = await api.put<ProjectLimits>(`${base}/limits`, body);
       limits.mutate(() => next);
       setSaved(true);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -91,7 +85,7 @@ export function RateLimitsSection({ project }: { project: ConsoleProject }) {
         how much of it this project may take. Leave a box empty for the instance's default.
       </p>
       {limits.error ? (
-        <ErrorNotice error={limits.error} />
+        <ErrorNotice error={limits.error} onRetry={limits.reload} />
       ) : !limits.data || !form ? (
         <Loading />
       ) : (
@@ -132,7 +126,7 @@ export function RateLimitsSection({ project }: { project: ConsoleProject }) {
             .
           </p>
           <div className="key-row">
-            <button type="submit" className="button button-primary" disabled={busy}>
+            <button type="submit" className="button button-primary" disabled={saving.busy}>
               Save limits
             </button>
             {saved && (
@@ -141,13 +135,13 @@ export function RateLimitsSection({ project }: { project: ConsoleProject }) {
               </span>
             )}
           </div>
-          <ErrorNotice error={error} />
+          <ErrorNotice error={saving.error} />
         </form>
       )}
 
       <h3 className="card-subtitle">Throttled in the last 7 days</h3>
       {throttled.error ? (
-        <ErrorNotice error={throttled.error} />
+        <ErrorNotice error={throttled.error} onRetry={throttled.reload} />
       ) : !throttled.data ? (
         <Loading />
       ) : throttled.data.total === 0 ? (
