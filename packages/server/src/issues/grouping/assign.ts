@@ -1,0 +1,192 @@
+import { compare, type Signature } from './signature.js';
+import { WEAK_STEMS } from './vocabulary.js';
+
+/**
+ * The caller hands in at most this many candidate issues — the same project, tool and kind,
+ * most recently seen first (open and resolved; ignored ones too, so an ignored problem stays
+ * one issue) — and assign reads no more than that, so a report costs at most 200 comparisons of
+ * a few dozen terms however many issues a project has.
+ */
+export const CANDIDATE_LIMIT = 200;
+/** Pinned exemplars (reports a developer moved) read per report, most recent first. */
+export const PINNED_LIMIT = 100;
+
+/** Cosine similarity from which a report joins a candidate issue, per kind. */
+export const JOIN_THRESHOLD: Readonly<Record<Signature['kind'], number>> = {
+  // Every success of a tool joins its one success issue (the threshold is never consulted).
+  success: 0,
+  problem: 0.4,
+  // Requests of one tool share vocabulary ("add an option to…") yet ask for different things.
+  request: 0.45,
+};
+/** A report this similar to a report a developer moved follows the move. */
+export const PIN_THRESHOLD = 0.6;
+
+export interface Candidate {
+  readonly issueId: string;
+  readonly signature: Signature;
+  readonly memberCount: number;
+}
+
+/** A report a developer moved into `issueId` (or out into a new issue with that id). */
+export interface PinnedExemplar {
+  readonly issueId: string;
+  readonly signature: Signature;
+}
+
+export interface Assignment {
+  /** The issue to join, or null: open a new issue with this report. */
+  readonly issueId: string | null;
+  /** Cosine similarity to the chosen (or, for a new issue, the closest) candidate, 0–1. */
+  readonly similarity: number;
+  /** One sentence for the issue page: why the report joined, or why it opened a new issue. */
+  readonly reason: string;
+}
+
+const CONCEPT_WEIGHT = 2;
+const PLACEHOLDER_WEIGHT = 0.3;
+const WEAK_WEIGHT = 0.25;
+/** Placeholders that are the problem (a path in a file error) rather than noise in it. */
+const PLACEHOLDER_NAMES = new Set([
+  '#num',
+  '#id',
+  '#hex',
+  '#time',
+  '#quoted',
+  '#path',
+  '#url',
+  '#email',
+]);
+
+/** How much a term says about which problem this is. */
+function weightOf(term: string): number {
+  if (PLACEHOLDER_NAMES.has(term)) return PLACEHOLDER_WEIGHT;
+  if (term.startsWith('#')) return CONCEPT_WEIGHT;
+  return WEAK_STEMS.has(term) ? WEAK_WEIGHT : 1;
+}
+
+interface Scored {
+  readonly similarity: number;
+  /** The shared terms that weigh most, readable words first. */
+  readonly shared: string[];
+}
+
+/**
+ * Cosine similarity of the report's weighted terms against the issue's centroid (each term's
+ * weight times the share of the issue's reports that hold it). A centroid rather than the
+ * first report: an issue learns the ways its problem gets worded as reports join.
+ */
+export function similarity(report: Signature, issue: Signature): Scored {
+  let dot = 0;
+  let reportNorm = 0;
+  let issueNorm = 0;
+  const contributions: Array<[string, number]> = [];
+  for (const [term, count] of Object.entries(issue.terms)) {
+    const value = (weightOf(term) * count) / issue.members;
+    issueNorm += value * value;
+  }
+  for (const term of Object.keys(report.terms)) {
+    const weight = weightOf(term);
+    reportNorm += weight * weight;
+    const count = issue.terms[term];
+    if (count === undefined) continue;
+    const product = (weight * weight * count) / issue.members;
+    dot += product;
+    contributions.push([term, product]);
+  }
+  if (dot === 0) return { similarity: 0, shared: [] };
+  const shared = contributions
+    .filter(([term]) => !PLACEHOLDER_NAMES.has(term))
+    .sort(([a, x], [b, y]) => y - x || compare(a, b))
+    .slice(0, 3)
+    .map(([term]) => report.words?.[term] ?? term.replace(/^#/, ''));
+  return { similarity: dot / Math.sqrt(reportNorm * issueNorm), shared };
+}
+
+/**
+ * Which issue a report joins. Deterministic: the same signature and candidates (in the same
+ * order) always give the same answer; ties go to the larger issue, then the smaller id.
+ * Candidates of another tool or kind are skipped, so a caller's loose query cannot mix them.
+ */
+export function assign(
+  report: Signature,
+  candidates: readonly Candidate[],
+  pinned: readonly PinnedExemplar[] = [],
+): Assignment {
+  const sameGroup = (signature: Signature) =>
+    signature.kind === report.kind && signature.tool === report.tool;
+  const label = report.tool === '' ? 'no tool named' : `same tool ${report.tool}`;
+
+  const pin = best(
+    pinned
+      .filter((exemplar) => sameGroup(exemplar.signature))
+      .slice(0, PINNED_LIMIT)
+      .map((exemplar) => ({ ...exemplar, memberCount: 1 })),
+    report,
+  );
+  if (pin && pin.scored.similarity >= PIN_THRESHOLD) {
+    return {
+      issueId: pin.issueId,
+      similarity: round(pin.scored.similarity),
+      reason: `${label}, ${format(pin.scored.similarity)} similar to a report a developer moved here${sharedText(pin.scored)}`,
+    };
+  }
+
+  const pool = candidates
+    .filter((candidate) => sameGroup(candidate.signature))
+    .slice(0, CANDIDATE_LIMIT);
+  const top = best(pool, report);
+  if (report.kind === 'success' && top) {
+    return {
+      issueId: top.issueId,
+      similarity: round(top.scored.similarity),
+      reason: `${label}: every success of a tool joins its successes issue`,
+    };
+  }
+  const threshold = JOIN_THRESHOLD[report.kind];
+  if (top && top.scored.similarity >= threshold) {
+    return {
+      issueId: top.issueId,
+      similarity: round(top.scored.similarity),
+      reason: `${label}, ${format(top.scored.similarity)} similar to its ${top.memberCount} report${top.memberCount === 1 ? '' : 's'}${sharedText(top.scored)}`,
+    };
+  }
+  const kindText = report.kind === 'request' ? 'request' : 'problem';
+  return {
+    issueId: null,
+    similarity: round(top?.scored.similarity ?? 0),
+    reason: top
+      ? `new ${kindText}: the closest ${kindText} of ${label.replace('same tool ', '')} is only ${format(top.scored.similarity)} similar (joining takes ${format(threshold)})`
+      : `new ${kindText}: the first ${kindText} of ${label.replace('same tool ', '')}`,
+  };
+}
+
+function best(candidates: readonly Candidate[], report: Signature) {
+  let top: (Candidate & { scored: Scored }) | undefined;
+  for (const candidate of candidates) {
+    const scored = similarity(report, candidate.signature);
+    if (
+      !top ||
+      scored.similarity > top.scored.similarity ||
+      (scored.similarity === top.scored.similarity &&
+        (candidate.memberCount > top.memberCount ||
+          (candidate.memberCount === top.memberCount &&
+            compare(candidate.issueId, top.issueId) < 0)))
+    ) {
+      top = { ...candidate, scored };
+    }
+  }
+  return top;
+}
+
+function sharedText(scored: Scored): string {
+  return scored.shared.length > 0 ? ` (shared: ${scored.shared.join(', ')})` : '';
+}
+
+function format(value: number): string {
+  return value.toFixed(2);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

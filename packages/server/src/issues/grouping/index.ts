@@ -1,0 +1,31 @@
+/**
+ * The grouping engine: which issue a report belongs to. Pure and deterministic — no database,
+ * no clock, no randomness — so the background grouper, the evaluation script and the tests all
+ * run the same code, and the same reports in the same order always make the same issues.
+ *
+ * Use: `fingerprint(report)` once per report (store it); `assign(signature, candidates,
+ * pinned)` with at most CANDIDATE_LIMIT candidate issues of the same project, tool and kind,
+ * most recently seen first; on a join store `mergeSignatures(issue, report)` as the issue's
+ * signature (a new issue starts from the report's signature); `titleFor(reports)` names it.
+ */
+export {
+  type Assignment,
+  assign,
+  CANDIDATE_LIMIT,
+  type Candidate,
+  JOIN_THRESHOLD,
+  PIN_THRESHOLD,
+  PINNED_LIMIT,
+  type PinnedExemplar,
+} from './assign.js';
+export {
+  fingerprint,
+  type GroupableReport,
+  GroupingKind,
+  kindOf,
+  MAX_ISSUE_TERMS,
+  mergeSignatures,
+  SIGNATURE_VERSION,
+  Signature,
+} from './signature.js';
+export { TITLE_MAX_LENGTH, titleFor } from './title.js';

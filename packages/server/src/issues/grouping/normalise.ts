@@ -1,0 +1,138 @@
+import { stemmer } from 'stemmer';
+import { deu, eng, fra, ita, por, spa } from 'stopword';
+import {
+  EXTRA_STOP_WORDS,
+  KEEP_WORDS,
+  PHRASE_CONCEPTS,
+  STATUS_CONCEPTS,
+  WORD_MAP,
+} from './vocabulary.js';
+
+/**
+ * Text → the words that say which problem a report is about. Everything a report quotes that
+ * differs between two reports of one problem (ids, paths, numbers, timestamps, quoted values)
+ * becomes a placeholder; phrasings of the frequent problems become concepts (`#timeout`); the
+ * rest is lowercased, stripped of stop words and stemmed (Porter, the `stemmer` package — a
+ * small, maintained implementation; hand-written suffix rules would be worse and no shorter).
+ */
+
+/** Only the head of a long report is read: it says what went wrong, the tail is usually a dump. */
+const MAX_TEXT_LENGTH = 4000;
+/** At most this many distinct words per report, in reading order, so a pasted log cannot dominate. */
+export const MAX_REPORT_TERMS = 64;
+
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  [...eng, ...deu, ...spa, ...fra, ...ita, ...por, ...EXTRA_STOP_WORDS]
+    .map(foldText)
+    .filter((word) => !KEEP_WORDS.has(word)),
+);
+
+/** Ordered: each pattern sees the text the earlier ones left, so a URL is gone before paths. */
+const PLACEHOLDERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>)]+/g, ' #url '],
+  [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g, ' #email '],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, ' #id '],
+  // ISO timestamps and dates, then clock times, then the usual written dates.
+  [
+    /\b\d{4}-\d{1,2}-\d{1,2}(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?\b/g,
+    ' #time ',
+  ],
+  [/\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?[ap]m)?\b/g, ' #time '],
+  [/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g, ' #time '],
+  // Paths: Windows, then Unix-like with at least two segments or a leading ~ or ./
+  [/\b[a-z]:\\[^\s"'`]+/g, ' #path '],
+  [/(?:^|(?<=[\s(="'`:]))(?:~|\.{1,2})?(?:\/[\w.@%+-]+){2,}\/?/g, ' #path '],
+  [/(?:^|(?<=[\s(="'`:]))(?:~|\.{1,2})\/[\w.@%+-]+/g, ' #path '],
+  // Hex: 0x…, or a long run of hex digits with at least one digit (commit shas, request ids).
+  [/\b0x[0-9a-f]+\b/g, ' #hex '],
+  [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/g, ' #hex '],
+  // Identifiers mixing letters and digits (req_8F3k2, ord-20391, v2beta…): one placeholder.
+  [/\b(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[_-][a-z0-9]+)+\b/g, ' #id '],
+  [/\b(?=[a-z]*\d)[a-z]+\d[a-z0-9]*\b|\b\d+[a-z]+\d[a-z0-9]*\b/g, ' #id '],
+];
+
+/** A 4xx/5xx code reads as a status next to these words ("returned 429", "HTTP 401", "403 Forbidden"). */
+const STATUS_CODE =
+  /\b(?:(?:http|status|code|error|returned|returns|returning|got|gets|with|an?|received|answered|responds?|response)\s*[:=]?\s*(\d{3})|(\d{3})(?=\s*(?:error|status|response|code|from|[a-z]+ (?:error|response))\b))/g;
+
+const NUMBER =
+  /[+-]?\b\d[\d,._]*(?:\s?(?:ms|s|sec|secs|seconds?|sekunden|segundos|secondes|m|min|mins|minutes?|minuten|minutos|h|hours?|stunden|horas|heures|kb|mb|gb|b|bytes|%))?\b/g;
+
+/** A quoted value: double, back or typographic quotes anywhere; single quotes only around a span. */
+const QUOTED =
+  /"([^"\n]{0,120})"|`([^`\n]{0,120})`|[“«„]([^”»“\n]{0,120})[”»“]|(?<=^|[\s(:=,])'([^'\n]{1,120})'(?=$|[\s.,;:)!?])/g;
+
+/** Lowercase without diacritics (`Zeitüberschreitung` → `zeituberschreitung`), compatibility-folded. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
+}
+
+/** Splits identifiers into their words before lowercasing hides the boundaries: nextPageToken → next Page Token. */
+function splitCamelCase(text: string): string {
+  return text
+    .replace(/\b\p{L}\p{Ll}+(?:\p{Lu}\p{Ll}+)+\b/gu, (word) =>
+      word.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2'),
+    )
+    .replace(/\b(?=\p{L}*\p{Lu}\p{L}*\p{Lu})(?=\p{L}*\p{Ll})\p{L}{8,}\b/gu, ' #id ');
+}
+
+/**
+ * A quoted value is kept as words when it is words ('since', "rate limit exceeded") — those
+ * name parameters and error messages — and becomes a placeholder when it is a value.
+ */
+function unquote(text: string): string {
+  return text.replace(QUOTED, (...groups: unknown[]) => {
+    const inner = String(groups.slice(1, 5).find((group) => group !== undefined) ?? '');
+    return /^[\p{L}\s_.:-]+$/u.test(inner) && !inner.includes('#') ? ` ${inner} ` : ' #quoted ';
+  });
+}
+
+/** The folded text with placeholders and concepts in, ready to split into words. */
+export function normaliseText(raw: string): string {
+  let text = foldText(splitCamelCase(raw.slice(0, MAX_TEXT_LENGTH)));
+  for (const [pattern, placeholder] of PLACEHOLDERS) text = text.replace(pattern, placeholder);
+  text = text.replace(STATUS_CODE, (match, before?: string, after?: string) => {
+    const concept = STATUS_CONCEPTS[before ?? after ?? ''];
+    return concept ? match.replace(/\d{3}/, ` ${concept} `) : match;
+  });
+  text = text.replace(NUMBER, ' #num ');
+  text = unquote(text);
+  for (const [pattern, concept] of PHRASE_CONCEPTS) text = text.replace(pattern, ` ${concept} `);
+  return text;
+}
+
+export interface Term {
+  /** What the engine compares: a concept (#timeout), a placeholder (#path) or a stem (pagin). */
+  readonly term: string;
+  /** The word as the report wrote it, for reasons a developer reads. */
+  readonly word: string;
+}
+
+/** The distinct terms of a text, in reading order, at most MAX_REPORT_TERMS. */
+export function termsOf(raw: string, extraStopWords: ReadonlySet<string> = new Set()): Term[] {
+  const seen = new Set<string>();
+  const terms: Term[] = [];
+  const words = normaliseText(raw).match(/#[a-z]+|[\p{L}\p{N}]+/gu) ?? [];
+  for (const word of words) {
+    for (const mapped of (WORD_MAP[word] ?? word).split(' ')) {
+      const term = termOf(mapped, extraStopWords);
+      if (term === null || seen.has(term)) continue;
+      seen.add(term);
+      terms.push({ term, word: mapped.startsWith('#') ? mapped.slice(1) : word });
+      if (terms.length === MAX_REPORT_TERMS) return terms;
+    }
+  }
+  return terms;
+}
+
+function termOf(word: string, extraStopWords: ReadonlySet<string>): string | null {
+  if (word.startsWith('#')) return word;
+  if (word.length < 2 || /^\d+$/.test(word)) return null;
+  if (STOP_WORDS.has(word) || extraStopWords.has(word)) return null;
+  const stem = stemmer(word);
+  return extraStopWords.has(stem) ? null : stem;
+}

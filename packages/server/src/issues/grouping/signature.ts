@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { foldText, termsOf } from './normalise.js';
+
+/**
+ * What an issue is about: a success, a problem (failure, confusing, gave_up — one timeout
+ * reported as `failure` by one agent and `gave_up` by the next is one problem) or a request.
+ */
+export const GroupingKind = z.enum(['success', 'problem', 'request']);
+export type GroupingKind = z.infer<typeof GroupingKind>;
+
+/** The fields of a report the engine reads. */
+export interface GroupableReport {
+  readonly outcome: string;
+  readonly tool_name: string | null;
+  readonly source?: string | null;
+  readonly details: string;
+  readonly metadata?: Readonly<Record<string, unknown>> | null;
+}
+
+export const SIGNATURE_VERSION = 1;
+/** An issue keeps its most frequent terms only, so its signature stays a few KB however large it grows. */
+export const MAX_ISSUE_TERMS = 240;
+
+/**
+ * A report's or an issue's fingerprint, stored as JSON. A report's has `members: 1` and each
+ * term once; an issue's (see mergeSignatures) counts, per term, how many of its reports hold it
+ * — its centroid. `words` (reports only) keeps a readable word per term for the reason text.
+ */
+export const Signature = z.object({
+  version: z.literal(SIGNATURE_VERSION),
+  kind: GroupingKind,
+  /** The tool name, lowercased and trimmed; '' when the report names none. */
+  tool: z.string(),
+  members: z.number().int().positive(),
+  terms: z.record(z.string(), z.number().positive()),
+  words: z.record(z.string(), z.string()).optional(),
+});
+export type Signature = z.infer<typeof Signature>;
+
+export function kindOf(outcome: string): GroupingKind {
+  if (outcome === 'success') return 'success';
+  if (outcome === 'request') return 'request';
+  return 'problem';
+}
+
+export function toolKey(toolName: string | null): string {
+  return toolName ? foldText(toolName.trim()) : '';
+}
+
+/**
+ * The tool's own name says nothing about which of its problems a report is about (every
+ * `search_issues` report says "search" and "issues"), so its words are stop words here.
+ */
+function toolWords(tool: string): Set<string> {
+  const words = tool.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return new Set(words.flatMap((word) => [word, termsOf(word)[0]?.term ?? word]));
+}
+
+/**
+ * A report's signature. Only `details` is read for the text: `source` and `metadata` name the
+ * agent, not the problem, and grouping the same problem from two agents apart would split it.
+ */
+export function fingerprint(report: GroupableReport): Signature {
+  const tool = toolKey(report.tool_name);
+  const terms: Record<string, number> = {};
+  const words: Record<string, string> = {};
+  for (const { term, word } of termsOf(report.details, toolWords(tool)).sort(byTerm)) {
+    terms[term] = 1;
+    words[term] = word;
+  }
+  return {
+    version: SIGNATURE_VERSION,
+    kind: kindOf(report.outcome),
+    tool,
+    members: 1,
+    terms,
+    words,
+  };
+}
+
+/**
+ * The issue's signature after `report` joins it (or after two issues merge: both arguments may
+ * be issue signatures). Keeps the MAX_ISSUE_TERMS most frequent terms, ties by name, so the
+ * result depends only on the inputs.
+ */
+export function mergeSignatures(issue: Signature, report: Signature): Signature {
+  const counts = new Map<string, number>(Object.entries(issue.terms));
+  for (const [term, count] of Object.entries(report.terms)) {
+    counts.set(term, (counts.get(term) ?? 0) + count);
+  }
+  const kept = [...counts]
+    .sort(([a, countA], [b, countB]) => countB - countA || compare(a, b))
+    .slice(0, MAX_ISSUE_TERMS)
+    .sort(([a], [b]) => compare(a, b));
+  return {
+    version: SIGNATURE_VERSION,
+    kind: issue.kind,
+    tool: issue.tool,
+    members: issue.members + report.members,
+    terms: Object.fromEntries(kept),
+  };
+}
+
+function byTerm(a: { term: string }, b: { term: string }): number {
+  return compare(a.term, b.term);
+}
+
+/** Code-unit order, not locale order, so every machine sorts alike. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
