@@ -10,6 +10,7 @@
  */
 export {
   type Assignment,
+  type AssignOptions,
   assign,
   CANDIDATE_LIMIT,
   type Candidate,

@@ -46,17 +46,29 @@ const PLACEHOLDERS: ReadonlyArray<readonly [RegExp, string]> = [
   // Hex: 0x…, or a long run of hex digits with at least one digit (commit shas, request ids).
   [/\b0x[0-9a-f]+\b/g, ' #hex '],
   [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/g, ' #hex '],
-  // Identifiers mixing letters and digits (req_8F3k2, ord-20391, v2beta…): one placeholder.
-  [/\b(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[_-][a-z0-9]+)+\b/g, ' #id '],
-  [/\b(?=[a-z]*\d)[a-z]+\d[a-z0-9]*\b|\b\d+[a-z]+\d[a-z0-9]*\b/g, ' #id '],
 ];
+
+/**
+ * Identifiers mixing letters and digits (req_8F3k2, ord-20391, b7e2f…) become one placeholder;
+ * short names with a digit or two (utf-8, latin-1, h1, s3, oauth2) are words and stay.
+ */
+const MIXED_IDENTIFIER = /\b(?=[\w-]*\d)(?=[\w-]*[a-z])[a-z0-9]+(?:[_-][a-z0-9]+)*\b/g;
+function isIdentifier(word: string): boolean {
+  return (word.match(/\d/g)?.length ?? 0) >= 3 || word.length >= 8;
+}
 
 /** A 4xx/5xx code reads as a status next to these words ("returned 429", "HTTP 401", "403 Forbidden"). */
 const STATUS_CODE =
   /\b(?:(?:http|status|code|error|returned|returns|returning|got|gets|with|an?|received|answered|responds?|response)\s*[:=]?\s*(\d{3})|(\d{3})(?=\s*(?:error|status|response|code|from|[a-z]+ (?:error|response))\b))/g;
 
+/**
+ * Numbers become #num; their unit, when they have one, becomes what it measures — a duration
+ * or a size — since "after 30 s" and "after two minutes" say the same, and "1 MB" and "8.4 MB" too.
+ */
 const NUMBER =
-  /[+-]?\b\d[\d,._]*(?:\s?(?:ms|s|sec|secs|seconds?|sekunden|segundos|secondes|m|min|mins|minutes?|minuten|minutos|h|hours?|stunden|horas|heures|kb|mb|gb|b|bytes|%))?\b/g;
+  /[+-]?\b\d[\d,._]*(?:\s?(ms|millis(?:econds?)?|s|secs?|seconds?|sekunden|segundos|secondes|secondi|m|mins?|minutes?|minuten|minutos|minuti|h|hrs?|hours?|stunden|horas|heures|ore|(?:k|m|g|t)i?b|bytes?|mo|go|ko|%))?\b/g;
+const SIZE_UNIT = /^(?:(?:k|m|g|t)i?b|bytes?|mo|go|ko)$/;
+/[+-]?\b\d[\d,._]*(?:\s?(?:ms|s|sec|secs|seconds?|sekunden|segundos|secondes|m|min|mins|minutes?|minuten|minutos|h|hours?|stunden|horas|heures|kb|mb|gb|b|bytes|%))?\b/g;
 
 /** A quoted value: double, back or typographic quotes anywhere; single quotes only around a span. */
 const QUOTED =
@@ -73,11 +85,12 @@ export function foldText(text: string): string {
 
 /** Splits identifiers into their words before lowercasing hides the boundaries: nextPageToken → next Page Token. */
 function splitCamelCase(text: string): string {
-  return text
-    .replace(/\b\p{L}\p{Ll}+(?:\p{Lu}\p{Ll}+)+\b/gu, (word) =>
-      word.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2'),
-    )
-    .replace(/\b(?=\p{L}*\p{Lu}\p{L}*\p{Lu})(?=\p{L}*\p{Ll})\p{L}{8,}\b/gu, ' #id ');
+  return text.replace(/[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu, (word) => {
+    if (/^\p{L}\p{Ll}+(?:\p{Lu}\p{Ll}+)+$/u.test(word))
+      return word.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
+    // Case flipping inside a long word is a token or an id (eyJwIjoyfQ, aZ3kQ9xT), not words.
+    return word.length >= 8 ? ' #id ' : word;
+  });
 }
 
 /**
@@ -87,7 +100,7 @@ function splitCamelCase(text: string): string {
 function unquote(text: string): string {
   return text.replace(QUOTED, (...groups: unknown[]) => {
     const inner = String(groups.slice(1, 5).find((group) => group !== undefined) ?? '');
-    return /^[\p{L}\s_.:-]+$/u.test(inner) && !inner.includes('#') ? ` ${inner} ` : ' #quoted ';
+    return /^[\p{L}\s_.:/-]+$/u.test(inner) && !inner.includes('#') ? ` ${inner} ` : ' #quoted ';
   });
 }
 
@@ -95,11 +108,15 @@ function unquote(text: string): string {
 export function normaliseText(raw: string): string {
   let text = foldText(splitCamelCase(raw.slice(0, MAX_TEXT_LENGTH)));
   for (const [pattern, placeholder] of PLACEHOLDERS) text = text.replace(pattern, placeholder);
+  text = text.replace(MIXED_IDENTIFIER, (word) => (isIdentifier(word) ? ' #id ' : word));
   text = text.replace(STATUS_CODE, (match, before?: string, after?: string) => {
     const concept = STATUS_CONCEPTS[before ?? after ?? ''];
     return concept ? match.replace(/\d{3}/, ` ${concept} `) : match;
   });
-  text = text.replace(NUMBER, ' #num ');
+  text = text.replace(NUMBER, (_match, unit?: string) => {
+    if (!unit || unit === '%') return ' #num ';
+    return SIZE_UNIT.test(unit) ? ' #num #size ' : ' #num #duration ';
+  });
   text = unquote(text);
   for (const [pattern, concept] of PHRASE_CONCEPTS) text = text.replace(pattern, ` ${concept} `);
   return text;
@@ -133,6 +150,23 @@ function termOf(word: string, extraStopWords: ReadonlySet<string>): string | nul
   if (word.startsWith('#')) return word;
   if (word.length < 2 || /^\d+$/.test(word)) return null;
   if (STOP_WORDS.has(word) || extraStopWords.has(word)) return null;
-  const stem = stemmer(word);
+  const stem = stemOf(word);
   return extraStopWords.has(stem) ? null : stem;
+}
+
+/**
+ * Stemming is the costliest step (a few µs a word) and reports reuse a small vocabulary, so stems
+ * are remembered; the map is emptied when full rather than kept in LRU order, which is simpler
+ * and costs one refill.
+ */
+const STEM_CACHE_SIZE = 20_000;
+const stems = new Map<string, string>();
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= STEM_CACHE_SIZE) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
 }

@@ -51,10 +51,17 @@ export function toolKey(toolName: string | null): string {
  * The tool's own name says nothing about which of its problems a report is about (every
  * `search_issues` report says "search" and "issues"), so its words are stop words here.
  */
-function toolWords(tool: string): Set<string> {
-  const words = tool.match(/[\p{L}\p{N}]+/gu) ?? [];
-  return new Set(words.flatMap((word) => [word, termsOf(word)[0]?.term ?? word]));
+function toolWords(tool: string): ReadonlySet<string> {
+  let words = toolWordCache.get(tool);
+  if (!words) {
+    const parts = tool.match(/[\p{L}\p{N}]+/gu) ?? [];
+    words = new Set(parts.flatMap((word) => [word, termsOf(word)[0]?.term ?? word]));
+    if (toolWordCache.size >= 10_000) toolWordCache.clear();
+    toolWordCache.set(tool, words);
+  }
+  return words;
 }
+const toolWordCache = new Map<string, ReadonlySet<string>>();
 
 /**
  * A report's signature. Only `details` is read for the text: `source` and `metadata` name the

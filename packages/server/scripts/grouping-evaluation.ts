@@ -1,0 +1,148 @@
+/**
+ * Replays a labelled corpus through the grouping engine the way the background grouper runs
+ * it — reports in arrival order, candidates bounded to CANDIDATE_LIMIT issues of the same tool
+ * and kind, most recently seen first — and scores the result against the labels with pairwise
+ * precision and recall. Shared by `npm run eval:grouping` and its test.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import {
+  type AssignOptions,
+  assign,
+  CANDIDATE_LIMIT,
+  type Candidate,
+  fingerprint,
+  mergeSignatures,
+} from '../src/issues/grouping/index.js';
+
+export const CORPUS_PATH = new URL('../test/fixtures/grouping-corpus.json', import.meta.url);
+
+const CorpusReport = z.object({
+  cluster: z.string(),
+  outcome: z.enum(['success', 'failure', 'confusing', 'gave_up', 'request']),
+  tool_name: z.string().nullable(),
+  source: z.string().nullable(),
+  details: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type CorpusReport = z.infer<typeof CorpusReport>;
+const Corpus = z.object({ about: z.string(), reports: z.array(CorpusReport) });
+
+export function loadCorpus(path: URL = CORPUS_PATH): CorpusReport[] {
+  return Corpus.parse(JSON.parse(readFileSync(path, 'utf8'))).reports;
+}
+
+export interface Grouped {
+  /** The issue each report was put in, by report index. */
+  readonly issueOf: string[];
+  /** Why, by report index. */
+  readonly reasons: string[];
+}
+
+/** Groups the reports in order; issue ids are i1, i2… in creation order. */
+export function groupCorpus(
+  reports: readonly CorpusReport[],
+  options: AssignOptions = {},
+): Grouped {
+  // Per tool and kind: the issues, most recently seen first (what the grouper's query returns).
+  const byGroup = new Map<string, Candidate[]>();
+  const issueOf: string[] = [];
+  const reasons: string[] = [];
+  let created = 0;
+  for (const report of reports) {
+    const signature = fingerprint(report);
+    const key = `${signature.tool}\u0000${signature.kind}`;
+    const issues = byGroup.get(key) ?? [];
+    byGroup.set(key, issues);
+    const assignment = assign(signature, issues.slice(0, CANDIDATE_LIMIT), [], options);
+    let issue: Candidate;
+    if (assignment.issueId === null) {
+      created += 1;
+      issue = { issueId: `i${created}`, signature, memberCount: 1 };
+    } else {
+      const index = issues.findIndex((candidate) => candidate.issueId === assignment.issueId);
+      const [joined] = issues.splice(index, 1);
+      if (!joined) throw new Error(`assign chose ${assignment.issueId}, which was not a candidate`);
+      issue = {
+        issueId: joined.issueId,
+        signature: mergeSignatures(joined.signature, signature),
+        memberCount: joined.memberCount + 1,
+      };
+    }
+    issues.unshift(issue);
+    issueOf.push(issue.issueId);
+    reasons.push(assignment.reason);
+  }
+  return { issueOf, reasons };
+}
+
+export interface Scores {
+  readonly reports: number;
+  readonly trueClusters: number;
+  readonly predictedIssues: number;
+  readonly precision: number;
+  readonly recall: number;
+  readonly f1: number;
+}
+
+const pairs = (n: number) => (n * (n - 1)) / 2;
+
+/**
+ * Pairwise scores: of the pairs of reports the engine put together, the share that the labels
+ * put together (precision), and of the pairs the labels put together, the share the engine did
+ * (recall).
+ */
+export function pairwiseScores(truth: readonly string[], predicted: readonly string[]): Scores {
+  const cells = new Map<string, number>();
+  const trueSizes = new Map<string, number>();
+  const predictedSizes = new Map<string, number>();
+  truth.forEach((cluster, index) => {
+    const issue = predicted[index] ?? '';
+    cells.set(`${cluster}\u0000${issue}`, (cells.get(`${cluster}\u0000${issue}`) ?? 0) + 1);
+    trueSizes.set(cluster, (trueSizes.get(cluster) ?? 0) + 1);
+    predictedSizes.set(issue, (predictedSizes.get(issue) ?? 0) + 1);
+  });
+  const together = sum([...cells.values()].map(pairs));
+  const predictedPairs = sum([...predictedSizes.values()].map(pairs));
+  const truePairs = sum([...trueSizes.values()].map(pairs));
+  const precision = predictedPairs === 0 ? 1 : together / predictedPairs;
+  const recall = truePairs === 0 ? 1 : together / truePairs;
+  return {
+    reports: truth.length,
+    trueClusters: trueSizes.size,
+    predictedIssues: predictedSizes.size,
+    precision,
+    recall,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+  };
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+/** The corpus grouped and scored, overall and per kind of report. */
+export function evaluateGrouping(
+  reports: readonly CorpusReport[] = loadCorpus(),
+  options: AssignOptions = {},
+) {
+  const grouped = groupCorpus(reports, options);
+  const truth = reports.map((report) => report.cluster);
+  const overall = pairwiseScores(truth, grouped.issueOf);
+  const byOutcome = (outcomes: string[]) => {
+    const indexes = reports.flatMap((report, index) =>
+      outcomes.includes(report.outcome) ? [index] : [],
+    );
+    return pairwiseScores(
+      indexes.map((index) => truth[index] ?? ''),
+      indexes.map((index) => grouped.issueOf[index] ?? ''),
+    );
+  };
+  return {
+    grouped,
+    overall,
+    problems: byOutcome(['failure', 'confusing', 'gave_up']),
+    requests: byOutcome(['request']),
+    successes: byOutcome(['success']),
+  };
+}
