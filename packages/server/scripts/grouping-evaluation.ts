@@ -24,6 +24,8 @@ const CorpusReport = z.object({
   source: z.string().nullable(),
   details: z.string(),
   metadata: z.record(z.string(), z.unknown()),
+  /** The report's language when it is not English (de, es, fr, it, pt). */
+  lang: z.string().optional(),
 });
 export type CorpusReport = z.infer<typeof CorpusReport>;
 const Corpus = z.object({ about: z.string(), reports: z.array(CorpusReport) });

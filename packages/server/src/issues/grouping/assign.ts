@@ -77,6 +77,7 @@ const PLACEHOLDER_NAMES = new Set([
   '#path',
   '#url',
   '#email',
+  '#blob',
 ]);
 
 /** How much a term says about which problem this is. */

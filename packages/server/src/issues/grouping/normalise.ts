@@ -27,6 +27,13 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
     .filter((word) => !KEEP_WORDS.has(word)),
 );
 
+/**
+ * A long run without a space is a blob — base64, minified code, a hex dump, a path of a path —
+ * never words. Taking it out first also bounds what the patterns below scan per word, so no
+ * input can make them backtrack for long (see grouping-engine.security.test.ts).
+ */
+const BLOB = /\S{160,}/g;
+
 /** Ordered: each pattern sees the text the earlier ones left, so a URL is gone before paths. */
 const PLACEHOLDERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>)]+/g, ' #url '],
@@ -74,18 +81,22 @@ const SIZE_UNIT = /^(?:(?:k|m|g|t)i?b|bytes?|mo|go|ko)$/;
 const QUOTED =
   /"([^"\n]{0,120})"|`([^`\n]{0,120})`|[“«„]([^”»“\n]{0,120})[”»“]|(?<=^|[\s(:=,])'([^'\n]{1,120})'(?=$|[\s.,;:)!?])/g;
 
-/** Lowercase without diacritics (`Zeitüberschreitung` → `zeituberschreitung`), compatibility-folded. */
+/**
+ * Lowercase without diacritics (`Zeitüberschreitung` → `zeituberschreitung`), compatibility-folded,
+ * with the typographic apostrophe of French and Italian text (`d’attente`) made plain.
+ */
 export function foldText(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
-    .replace(/ß/g, 'ss');
+    .replace(/ß/g, 'ss')
+    .replace(/[’ʼ]/g, "'");
 }
 
 /** Splits identifiers into their words before lowercasing hides the boundaries: nextPageToken → next Page Token. */
 function splitCamelCase(text: string): string {
-  return text.replace(/[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu, (word) => {
+  return text.replace(/(?<![\p{L}\p{N}])[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu, (word) => {
     if (/^\p{L}\p{Ll}+(?:\p{Lu}\p{Ll}+)+$/u.test(word))
       return word.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
     // Case flipping inside a long word is a token or an id (eyJwIjoyfQ, aZ3kQ9xT), not words.
@@ -106,7 +117,8 @@ function unquote(text: string): string {
 
 /** The folded text with placeholders and concepts in, ready to split into words. */
 export function normaliseText(raw: string): string {
-  let text = foldText(splitCamelCase(raw.slice(0, MAX_TEXT_LENGTH)));
+  const head = raw.slice(0, MAX_TEXT_LENGTH).replace(BLOB, ' #blob ');
+  let text = foldText(splitCamelCase(head));
   for (const [pattern, placeholder] of PLACEHOLDERS) text = text.replace(pattern, placeholder);
   text = text.replace(MIXED_IDENTIFIER, (word) => (isIdentifier(word) ? ' #id ' : word));
   text = text.replace(STATUS_CODE, (match, before?: string, after?: string) => {

@@ -402,6 +402,13 @@ export const EXTRA_STOP_WORDS: readonly string[] = [
   'cannot',
   'cant',
   'yet',
+  'when',
+  'where',
+  'what',
+  'which',
+  'while',
+  'who',
+  'why',
 ];
 
 /** Words the other languages' stop-word lists hold that are content words in English reports. */
