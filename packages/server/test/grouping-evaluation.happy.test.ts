@@ -23,7 +23,7 @@ function mainIssue(cluster: string): string {
 function issuesOf(cluster: string): Set<string> {
   return new Set(
     reports.flatMap((report, index) =>
-      report.cluster === cluster ? [result.grouped.issueOf[index]] : [],
+      report.cluster === cluster ? [result.grouped.issueOf[index] ?? ''] : [],
     ),
   );
 }
