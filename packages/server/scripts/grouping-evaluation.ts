@@ -15,7 +15,13 @@ import {
   mergeSignatures,
 } from '../src/issues/grouping/index.js';
 
-export const CORPUS_PATH = new URL('../test/fixtures/grouping-corpus.json', import.meta.url);
+/**
+ * The labelled corpus: hand-written agent reports about eight tools, one JSON object a line, in
+ * arrival order (the clusters interleaved by a seeded shuffle; source and metadata vary per
+ * report as they would between agents). `cluster` is the true issue; `lang` marks the reports
+ * not written in English.
+ */
+export const CORPUS_PATH = new URL('../test/fixtures/grouping-corpus.jsonl', import.meta.url);
 
 const CorpusReport = z.object({
   cluster: z.string(),
@@ -28,10 +34,16 @@ const CorpusReport = z.object({
   lang: z.string().optional(),
 });
 export type CorpusReport = z.infer<typeof CorpusReport>;
-const Corpus = z.object({ about: z.string(), reports: z.array(CorpusReport) });
 
 export function loadCorpus(path: URL = CORPUS_PATH): CorpusReport[] {
-  return Corpus.parse(JSON.parse(readFileSync(path, 'utf8'))).reports;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, index) => {
+      const parsed = CorpusReport.safeParse(JSON.parse(line));
+      if (!parsed.success) throw new Error(`corpus line ${index + 1}: ${parsed.error.message}`);
+      return parsed.data;
+    });
 }
 
 export interface Grouped {

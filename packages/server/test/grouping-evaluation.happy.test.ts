@@ -1,5 +1,5 @@
 /**
- * The grouping engine on the labelled corpus (test/fixtures/grouping-corpus.json), through the
+ * The grouping engine on the labelled corpus (test/fixtures/grouping-corpus.jsonl), through the
  * same replay as `npm run eval:grouping`: issue 18's targets, and the corpus's hard cases read
  * one by one so a regression names what broke.
  */
