@@ -4,9 +4,14 @@
  * BENCHMARKS.md. `--sweep` adds the scores at other join thresholds; `--verbose` also lists each true cluster's spread over issues and each
  * issue's mix of clusters, which is what to read when tuning. Pure CPU, a second or two.
  */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { evaluateGrouping, loadCorpus, type Scores } from './grouping-evaluation.js';
 
-const reports = loadCorpus();
+// `--corpus <file>` scores another labelled file, e.g. the held-out set written after tuning.
+const corpusFlag = process.argv.indexOf('--corpus');
+const corpusPath = corpusFlag === -1 ? undefined : process.argv[corpusFlag + 1];
+const reports = loadCorpus(corpusPath ? pathToFileURL(resolve(corpusPath)) : undefined);
 // Timed on a second pass: the first one pays for module start-up and the JIT, once per process.
 evaluateGrouping(reports);
 const started = process.cpuUsage();

@@ -191,7 +191,7 @@ export function assign(
       reason: `${label}, ${format(top.scored.similarity)} similar to its ${top.memberCount} report${top.memberCount === 1 ? '' : 's'}${sharedText(top.scored)}`,
     };
   }
-  const kindText = report.kind === 'request' ? 'request' : 'problem';
+  const kindText = report.kind;
   return {
     issueId: null,
     similarity: round(top?.scored.similarity ?? 0),

@@ -105,13 +105,18 @@ function splitCamelCase(text: string): string {
 }
 
 /**
- * A quoted value is kept as words when it is words ('since', "rate limit exceeded") — those
- * name parameters and error messages — and becomes a placeholder when it is a value.
+ * A quoted value becomes a placeholder; quoted words stay. A quoted phrase ("too many series
+ * (limit #num)") is an error message and the best evidence of which problem this is — its ids
+ * and numbers are placeholders already — and a quoted word ('since', `page_token`) names a
+ * parameter. What is left is a value: one token with digits or symbols in it ("2024/13/01").
  */
 function unquote(text: string): string {
   return text.replace(QUOTED, (...groups: unknown[]) => {
-    const inner = String(groups.slice(1, 5).find((group) => group !== undefined) ?? '');
-    return /^[\p{L}\s_.:/-]+$/u.test(inner) && !inner.includes('#') ? ` ${inner} ` : ' #quoted ';
+    const inner = String(groups.slice(1, 5).find((group) => group !== undefined) ?? '').trim();
+    const words = inner.replace(/#[a-z]+/g, ' ').match(/\p{L}{2,}/gu) ?? [];
+    const isPhrase = words.length >= 2;
+    const isWord = /^[\p{L}_.:/-]+$/u.test(inner);
+    return isPhrase || isWord ? ` ${inner} ` : ' #quoted ';
   });
 }
 
