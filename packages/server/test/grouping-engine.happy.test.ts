@@ -49,6 +49,13 @@ describe('normalisation', () => {
     expect(text).not.toMatch(/3f2a9c1e|example\.com|2024|var\/log|9f8e7d6c5b|20391|a=1|45/);
   });
 
+  it('keeps a quoted error message and a quoted parameter name as words', () => {
+    expect(terms('failed with "query returned too many series (limit 10000)"')).toEqual(
+      expect.arrayContaining(['seri', 'limit', 'queri']),
+    );
+    expect(terms("the 'since' parameter")).toContain('sinc');
+  });
+
   it('gives two reports that differ only in their ids, paths and numbers the same terms', () => {
     expect(
       terms('Timed out after 30s reading /srv/a/b.txt for job 8812, request id 0x1f3a'),
@@ -219,7 +226,10 @@ describe('assign', () => {
       issueId: 'ok',
       reason: 'same tool search_issues: every success of a tool joins its successes issue',
     });
-    expect(assign(fingerprint(report('Worked.', { outcome: 'success' })), []).issueId).toBeNull();
+    expect(assign(fingerprint(report('Worked.', { outcome: 'success' })), [])).toMatchObject({
+      issueId: null,
+      reason: 'new success: the first success of search_issues',
+    });
   });
 
   it('keeps three different feature requests on one tool apart', () => {
