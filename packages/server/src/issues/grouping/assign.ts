@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import { compare, type Signature } from './signature.js';
-import { WEAK_WORDS } from './vocabulary.js';
+import { WEAK_WORDS } from './words.vocabulary.js';
 
 const WEAK_STEMS: ReadonlySet<string> = new Set(WEAK_WORDS.map((word) => stemmer(word)));
 
@@ -155,12 +155,13 @@ export function assign(
 ): Assignment {
   const sameGroup = (signature: Signature) =>
     signature.kind === report.kind && signature.tool === report.tool;
-  const label = report.tool === '' ? 'no tool named' : `same tool ${report.tool}`;
+  const label = report.tool === '' ? 'no tool named either' : `same tool ${report.tool}`;
+  const toolText = report.tool === '' ? 'reports without a tool name' : report.tool;
 
   const pin = best(
     pinned
-      .filter((exemplar) => sameGroup(exemplar.signature))
       .slice(0, PINNED_LIMIT)
+      .filter((exemplar) => sameGroup(exemplar.signature))
       .map((exemplar) => ({ ...exemplar, memberCount: 1 })),
     report,
   );
@@ -173,8 +174,8 @@ export function assign(
   }
 
   const pool = candidates
-    .filter((candidate) => sameGroup(candidate.signature))
-    .slice(0, CANDIDATE_LIMIT);
+    .slice(0, CANDIDATE_LIMIT)
+    .filter((candidate) => sameGroup(candidate.signature));
   const top = best(pool, report);
   if (report.kind === 'success' && top) {
     return {
@@ -191,13 +192,13 @@ export function assign(
       reason: `${label}, ${format(top.scored.similarity)} similar to its ${top.memberCount} report${top.memberCount === 1 ? '' : 's'}${sharedText(top.scored)}`,
     };
   }
-  const kindText = report.kind;
+  const kind = report.kind;
   return {
     issueId: null,
     similarity: round(top?.scored.similarity ?? 0),
     reason: top
-      ? `new ${kindText}: the closest ${kindText} of ${label.replace('same tool ', '')} is only ${format(top.scored.similarity)} similar (joining takes ${format(threshold)})`
-      : `new ${kindText}: the first ${kindText} of ${label.replace('same tool ', '')}`,
+      ? `new ${kind}: the closest ${kind} of ${toolText} is only ${format(top.scored.similarity)} similar (joining takes ${format(threshold)})`
+      : `new ${kind}: the first ${kind} of ${toolText}`,
   };
 }
 

@@ -1,12 +1,7 @@
 import { stemmer } from 'stemmer';
 import { deu, eng, fra, ita, por, spa } from 'stopword';
-import {
-  EXTRA_STOP_WORDS,
-  KEEP_WORDS,
-  PHRASE_CONCEPTS,
-  STATUS_CONCEPTS,
-  WORD_MAP,
-} from './vocabulary.js';
+import { PHRASE_CONCEPTS, STATUS_CONCEPTS } from './phrases.vocabulary.js';
+import { EXTRA_STOP_WORDS, KEEP_WORDS, WORD_MAP } from './words.vocabulary.js';
 
 /**
  * Text → the words that say which problem a report is about. Everything a report quotes that
