@@ -121,6 +121,15 @@ describe('signatures', () => {
     expect(assign(parsed, [candidate])).toEqual(assign(signature, [candidate]));
   });
 
+  it('are the same, frozen, for the same input: safe to share between reports', () => {
+    const first = fingerprint(report('Page 2 repeats page 1.'));
+    expect(fingerprint(report('Page 2 repeats page 1.', { source: 'other-agent' }))).toEqual(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.terms)).toBe(true);
+    expect(fingerprint(report('Page 2 repeats page 1.', { outcome: 'request' })).kind).toBe(
+      'request',
+    );
+  });
+
   it('sort failure, confusing and gave_up into one kind, successes and requests into their own', () => {
     expect(fingerprint(report('x', { outcome: 'gave_up' })).kind).toBe('problem');
     expect(fingerprint(report('x', { outcome: 'confusing' })).kind).toBe('problem');
@@ -245,6 +254,37 @@ describe('assign', () => {
       expect(assignment.reason).toMatch(/^new request: /);
       issues.push({ issueId: `r${index}`, signature, memberCount: 1 });
     }
+  });
+
+  it('groups reports without a tool name among themselves and says so', () => {
+    const untitled = issue('untitled', report('Pagination repeats page 1.', { tool_name: null }));
+    const joined = assign(fingerprint(report('Page 2 repeats page 1.', { tool_name: null })), [
+      untitled,
+    ]);
+    expect(joined.issueId).toBe('untitled');
+    expect(joined.reason).toMatch(/^no tool named either, 0\.\d\d similar to its 1 report/);
+    expect(
+      assign(fingerprint(report('Dates are rejected.', { tool_name: null })), [untitled]).reason,
+    ).toMatch(
+      /^new problem: the closest problem of reports without a tool name is only 0\.\d\d similar/,
+    );
+  });
+
+  it('merges two issues into one centroid that the next reports of either problem join', () => {
+    const cursor = issue(
+      'cursor',
+      report('The cursor is ignored.'),
+      report('next_cursor is ignored.'),
+    );
+    const pages = issue('pages', report('Page 2 repeats page 1.'));
+    const merged: Candidate = {
+      issueId: 'cursor',
+      signature: mergeSignatures(cursor.signature, pages.signature),
+      memberCount: 3,
+    };
+    expect(merged.signature.members).toBe(3);
+    expect(assign(fingerprint(report('Page 3 repeats page 1.')), [merged]).issueId).toBe('cursor');
+    expect(assign(fingerprint(report('cursor ignored')), [merged]).issueId).toBe('cursor');
   });
 
   it('only compares with candidates of the same tool and kind', () => {

@@ -12,7 +12,7 @@ import { EXTRA_STOP_WORDS, KEEP_WORDS, WORD_MAP } from './words.vocabulary.js';
  */
 
 /** Only the head of a long report is read: it says what went wrong, the tail is usually a dump. */
-const MAX_TEXT_LENGTH = 4000;
+export const MAX_TEXT_LENGTH = 4000;
 /** At most this many distinct words per report, in reading order, so a pasted log cannot dominate. */
 export const MAX_REPORT_TERMS = 64;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { foldText, termsOf } from './normalise.js';
+import { foldText, MAX_TEXT_LENGTH, termsOf } from './normalise.js';
 
 /**
  * What an issue is about: a success, a problem (failure, confusing, gave_up — one timeout
@@ -66,24 +66,35 @@ const toolWordCache = new Map<string, ReadonlySet<string>>();
 /**
  * A report's signature. Only `details` is read for the text: `source` and `metadata` name the
  * agent, not the problem, and grouping the same problem from two agents apart would split it.
+ * The result is frozen and may be shared: agents repeat themselves (and the ingest bench sends
+ * one body), so the last FINGERPRINT_CACHE_SIZE distinct inputs are remembered.
  */
 export function fingerprint(report: GroupableReport): Signature {
   const tool = toolKey(report.tool_name);
+  const kind = kindOf(report.outcome);
+  const key = `${kind}\u0000${tool}\u0000${report.details.slice(0, MAX_TEXT_LENGTH)}`;
+  const cached = fingerprints.get(key);
+  if (cached) return cached;
   const terms: Record<string, number> = {};
   const words: Record<string, string> = {};
   for (const { term, word } of termsOf(report.details, toolWords(tool)).sort(byTerm)) {
     terms[term] = 1;
     words[term] = word;
   }
-  return {
+  const signature: Signature = Object.freeze({
     version: SIGNATURE_VERSION,
-    kind: kindOf(report.outcome),
+    kind,
     tool,
     members: 1,
-    terms,
-    words,
-  };
+    terms: Object.freeze(terms),
+    words: Object.freeze(words),
+  });
+  if (fingerprints.size >= FINGERPRINT_CACHE_SIZE) fingerprints.clear();
+  fingerprints.set(key, signature);
+  return signature;
 }
+const FINGERPRINT_CACHE_SIZE = 512;
+const fingerprints = new Map<string, Signature>();
 
 /**
  * The issue's signature after `report` joins it (or after two issues merge: both arguments may
