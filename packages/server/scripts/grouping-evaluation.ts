@@ -22,6 +22,8 @@ import {
  * not written in English.
  */
 export const CORPUS_PATH = new URL('../test/fixtures/grouping-corpus.jsonl', import.meta.url);
+/** Reports about two tools, written after the engine was tuned on the corpus (BENCHMARKS.md). */
+export const HOLDOUT_PATH = new URL('../test/fixtures/grouping-holdout.jsonl', import.meta.url);
 
 const CorpusReport = z.object({
   cluster: z.string(),

@@ -4,9 +4,7 @@
  * one by one so a regression names what broke.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateGrouping, loadCorpus } from '../scripts/grouping-evaluation.js';
-
-const HOLDOUT = new URL('./fixtures/grouping-holdout.jsonl', import.meta.url);
+import { evaluateGrouping, HOLDOUT_PATH, loadCorpus } from '../scripts/grouping-evaluation.js';
 
 const reports = loadCorpus();
 const result = evaluateGrouping(reports);
@@ -107,7 +105,7 @@ describe('grouping evaluation on the held-out reports (two tools the engine was 
   it('still does not merge different problems: precision ≥ 0.90', () => {
     // Recall there is far below the corpus's (0.51, BENCHMARKS.md): the engine splits what its
     // vocabulary cannot bridge, and a developer's merge then teaches it. Precision is the promise.
-    const holdout = evaluateGrouping(loadCorpus(HOLDOUT));
+    const holdout = evaluateGrouping(loadCorpus(HOLDOUT_PATH));
     expect(holdout.overall.reports).toBeGreaterThanOrEqual(40);
     expect(holdout.overall.precision).toBeGreaterThanOrEqual(0.9);
     expect(holdout.successes.recall).toBe(1);
