@@ -12,6 +12,7 @@ import {
   type GroupableReport,
   MAX_ISSUE_TERMS,
   mergeSignatures,
+  removeFromSignature,
   Signature,
   TITLE_MAX_LENGTH,
   titleFor,
@@ -268,6 +269,14 @@ describe('assign', () => {
     ).toMatch(
       /^new problem: the closest problem of reports without a tool name is only 0\.\d\d similar/,
     );
+  });
+
+  it('take a moved report back out of an issue, to nothing when it was the last one', () => {
+    const moved = fingerprint(report('pagination cursor ignored'));
+    const before = issue('a', report('pagination repeats'), report('pagination repeats')).signature;
+    const after = removeFromSignature(mergeSignatures(before, moved), moved);
+    expect(after).toEqual(before);
+    expect(removeFromSignature(moved, moved)).toBeNull();
   });
 
   it('merges two issues into one centroid that the next reports of either problem join', () => {

@@ -7,6 +7,13 @@
  * pinned)` with at most CANDIDATE_LIMIT candidate issues of the same project, tool and kind,
  * most recently seen first; on a join store `mergeSignatures(issue, report)` as the issue's
  * signature (a new issue starts from the report's signature); `titleFor(reports)` names it.
+ *
+ * Triage: a merge stores `mergeSignatures(into, from)` (both are issue signatures). A move takes
+ * `removeFromSignature` off the old issue and merges into the new one, and the moved report's
+ * signature becomes a pinned exemplar `{issueId: target, signature}`: pass the project's pins
+ * for the tool, most recent first, as `assign`'s third argument and reports very like the moved
+ * one (PIN_THRESHOLD) follow it. Signatures are JSON (`Signature` parses a stored one); a
+ * change of SIGNATURE_VERSION means stored ones should be recomputed from their reports.
  */
 export {
   type Assignment,
@@ -26,6 +33,7 @@ export {
   kindOf,
   MAX_ISSUE_TERMS,
   mergeSignatures,
+  removeFromSignature,
   SIGNATURE_VERSION,
   Signature,
 } from './signature.js';

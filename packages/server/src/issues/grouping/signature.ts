@@ -119,6 +119,21 @@ export function mergeSignatures(issue: Signature, report: Signature): Signature 
   };
 }
 
+/**
+ * The issue's signature after `report` moves out of it: the inverse of mergeSignatures, up to
+ * the terms mergeSignatures had already dropped. Null when nothing is left (the issue is empty).
+ */
+export function removeFromSignature(issue: Signature, report: Signature): Signature | null {
+  const members = issue.members - report.members;
+  if (members <= 0) return null;
+  const terms: Record<string, number> = {};
+  for (const [term, count] of Object.entries(issue.terms)) {
+    const left = count - (report.terms[term] ?? 0);
+    if (left > 0) terms[term] = left;
+  }
+  return { version: SIGNATURE_VERSION, kind: issue.kind, tool: issue.tool, members, terms };
+}
+
 function byTerm(a: { term: string }, b: { term: string }): number {
   return compare(a.term, b.term);
 }
