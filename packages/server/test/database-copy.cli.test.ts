@@ -244,5 +244,26 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         await small.drop();
       }
     });
+
+    it('refuses a SQLite file that is not a Debrief database, and leaves it unchanged', async () => {
+      const other = await createTestDatabase('sqlite');
+      try {
+        const sqlite = new SQLite(other.url);
+        sqlite.exec('create table notes (body text)');
+        sqlite.close();
+        const result = await runCli(
+          ['copy', '--from', other.url, '--to', (await target()).url],
+          {},
+        );
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('is not a Debrief database');
+        const after = new SQLite(other.url, { readonly: true });
+        const tables = after.prepare(`select name from sqlite_master where type = 'table'`).pluck();
+        expect(tables.all()).toEqual(['notes']);
+        after.close();
+      } finally {
+        await other.drop();
+      }
+    });
   },
 );

@@ -60,6 +60,7 @@ export async function copyDatabase(options: CopyOptions): Promise<TableCopied[]>
   if (path === ':memory:' || !existsSync(path))
     throw new CopyError(`There is no SQLite database at ${path}: name it with --from.`);
 
+  refuseForeignFile(path);
   // The schema the target gets: bring the source to it too, so their columns match.
   await (await openMigratedDatabase(options.from)).database.close();
   const source = openSqliteConnection(path, { mustExist: true });
@@ -85,6 +86,7 @@ export async function copyDatabase(options: CopyOptions): Promise<TableCopied[]>
           copied.push(await copyTable(source, trx, p, progress));
         }
         await verifyCounts(trx, expected);
+        for (const table of into) await advanceSequences(trx, table);
         return copied;
       });
     } finally {
@@ -93,6 +95,39 @@ export async function copyDatabase(options: CopyOptions): Promise<TableCopied[]>
   } finally {
     if (source.inTransaction) source.exec('rollback');
     source.close();
+  }
+}
+
+/** A SQLite file that Debrief never migrated is not migrated (changed) by a copy either. */
+function refuseForeignFile(path: string): void {
+  const sqlite = openSqliteConnection(path, { mustExist: true });
+  try {
+    const migrated = sqlite
+      .prepare(`select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'`)
+      .get();
+    if (!migrated)
+      throw new CopyError(`${path} is not a Debrief database (it has no migrations table).`);
+  } finally {
+    sqlite.close();
+  }
+}
+
+/**
+ * Ids were copied as they were, so a serial or identity column's sequence (none today; a table
+ * added later may have one) is moved past the largest copied value, or the next insert on
+ * PostgreSQL would collide with a copied row.
+ */
+export async function advanceSequences(db: Kysely<DB>, table: string): Promise<void> {
+  const { rows } = await sql<{ column_name: string; sequence: string }>`
+    select column_name, pg_get_serial_sequence(quote_ident(table_name), column_name) as sequence
+    from information_schema.columns
+    where table_schema = current_schema() and table_name = ${table}
+      and pg_get_serial_sequence(quote_ident(table_name), column_name) is not null
+  `.execute(db);
+  for (const { column_name, sequence } of rows) {
+    await sql`
+      select setval(${sequence}, coalesce((select max(${sql.ref(column_name)}) from ${sql.table(table)}), 0) + 1, false)
+    `.execute(db);
   }
 }
 
