@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { Email, INVITATION_MAX_HOURS } from '@debrief/protocol';
 import { ensureAccount, setMonthlyQuota } from './accounts/account.service.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { CopyError, copyDatabase } from './db/copy-database.js';
 import type { Database } from './db/database.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { ApiError } from './errors/api-error.js';
@@ -25,6 +26,11 @@ Commands:
   invite [--email E] [--expires 7d|48h] [--json]
                                           Print a one-time sign-up link (single use, for E
                                           only when given; expires in 7 days by default).
+  copy --to postgres://… [--from FILE]    Copy the SQLite database (DATABASE_URL, or --from)
+                                          to an empty PostgreSQL database, verifying the row
+                                          counts. Stop the server first: the copy holds the
+                                          file's write lock, and refuses if a writer has it.
+                                          Sessions are not copied (everyone signs in again).
 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL,
 FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SIGNUPS_PER_ADDRESS, SQLITE_SYNC, LOG_LEVEL, TRUST_PROXY,
@@ -170,6 +176,27 @@ async function invite(config: Config, args: string[]): Promise<void> {
   process.stdout.write(`${values.json ? JSON.stringify(invitation) : invitation.url}\n`);
 }
 
+async function copy(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { to: { type: 'string' }, from: { type: 'string' } },
+  });
+  const to = required(values, 'to');
+  const from = values.from?.trim() || config.databaseUrl;
+  const started = Date.now();
+  const tables = await copyDatabase({
+    from,
+    to,
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  const total = tables.reduce((sum, t) => sum + t.rows, 0);
+  for (const t of tables)
+    process.stdout.write(`${t.table === t.into ? t.table : `${t.table} → ${t.into}`}\t${t.rows}\n`);
+  process.stdout.write(
+    `Copied ${total} rows in ${((Date.now() - started) / 1000).toFixed(1)} s; every table's count matches. Point DATABASE_URL at the PostgreSQL database and start the server.\n`,
+  );
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
@@ -191,6 +218,8 @@ async function main(argv: string[]): Promise<void> {
       return bootstrap(config, rest);
     case 'invite':
       return invite(config, rest);
+    case 'copy':
+      return copy(config, rest);
     case 'account':
       if (rest[0] === 'set-quota') return setQuota(config, rest.slice(1));
       throw new UsageError(`unknown account command ${JSON.stringify(rest[0] ?? '')}`);
@@ -205,6 +234,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   } else if (
     error instanceof ConfigError ||
     error instanceof StartupError ||
+    error instanceof CopyError ||
     error instanceof ApiError
   ) {
     process.stderr.write(`debrief: ${error.message}\n`);

@@ -59,7 +59,8 @@ export function createAuthenticator(ctx: AppContext, throttle: SigninThrottle): 
   return {
     async signIn(input, ip) {
       const email = normalizeEmail(input.email);
-      const waitMs = throttle.waitMs(email, ip);
+      // Counted before the (slow) check, so a burst of parallel guesses is counted too.
+      const waitMs = await throttle.attempt(email, ip);
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
         throw new ApiError(
@@ -68,12 +69,10 @@ export function createAuthenticator(ctx: AppContext, throttle: SigninThrottle): 
           { headers: { 'Retry-After': String(seconds) } },
         );
       }
-      // Counted before the (slow) check, so a burst of parallel guesses is counted too.
-      throttle.fail(email, ip);
       const account = await findAccountByEmail(ctx.db, email);
       const ok = await ctx.passwords.verify(input.password, account?.password_hash ?? null);
       if (!account || !ok) throw new ApiError('invalid_credentials', INVALID_CREDENTIALS);
-      throttle.succeed(email, ip);
+      await throttle.succeed(email, ip);
       return { id: account.id, email: account.email };
     },
   };

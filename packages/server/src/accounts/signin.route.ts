@@ -8,8 +8,8 @@ import { createAuthenticator, sessionInfo } from './auth.service.js';
 import { SigninThrottle } from './signin-throttle.js';
 
 export function registerSignin(app: FastifyInstance, ctx: AppContext): void {
-  // One throttle per app: failure counters live in this process's memory.
-  const authenticator = createAuthenticator(ctx, new SigninThrottle());
+  // The failure counters live in the database, shared with every instance on it.
+  const authenticator = createAuthenticator(ctx, new SigninThrottle(ctx.db));
   app.post('/v1/auth/signin', async (request, reply) => {
     assertSameOrigin(ctx, request);
     const body = parseBody(SigninBody, request.body);

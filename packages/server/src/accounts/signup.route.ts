@@ -9,8 +9,8 @@ import { signUp } from './signup.service.js';
 import { SignupThrottle } from './signup-throttle.js';
 
 export function registerSignup(app: FastifyInstance, ctx: AppContext): void {
-  // One throttle per app: its counters live in this process's memory, as sign-in's do.
-  const throttle = new SignupThrottle(ctx.config.signupsPerAddress);
+  // Its counters live in the database, shared with every instance, as sign-in's do.
+  const throttle = new SignupThrottle(ctx.db, ctx.config.signupsPerAddress);
   app.post('/v1/auth/signup', async (request, reply) => {
     assertSameOrigin(ctx, request);
     const body = parseBody(SignupBody, request.body);

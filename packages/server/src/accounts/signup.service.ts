@@ -56,7 +56,8 @@ export async function signUp(
     throw signupsClosed(mode);
   if (await findAccountByEmail(ctx.db, email)) throw emailTaken(email);
 
-  const waitMs = throttle.waitMs(ip);
+  // Counted before the (slow, bounded) hash, so a burst of parallel sign-ups counts in full.
+  const waitMs = await throttle.attempt(ip);
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
     throw new ApiError(
@@ -65,8 +66,6 @@ export async function signUp(
       { headers: { 'Retry-After': String(seconds) } },
     );
   }
-  // Counted before the (slow, bounded) hash, so a burst of parallel sign-ups counts in full.
-  throttle.count(ip);
   const passwordHash = await ctx.passwords.hash(input.password);
 
   try {

@@ -133,6 +133,18 @@ export interface InvitationsTable {
   revoked_at: Timestamp | null;
 }
 
+/** Throttle counters shared by every instance (migration 0012, accounts/failure-counter.ts). */
+export interface AuthFailuresTable {
+  scope: string;
+  /** SHA-256 (hex) of what is counted. */
+  key: string;
+  failures: number;
+  /** Milliseconds and epoch milliseconds; pg returns bigint as text, so read through Number(). */
+  delay_ms: ColumnType<number | string, number, number>;
+  locked_until: ColumnType<number | string, number, number>;
+  expires_at: ColumnType<number | string, number, number>;
+}
+
 export interface DB {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -146,6 +158,7 @@ export interface DB {
   report_counts: ReportCountsTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;
+  auth_failures: AuthFailuresTable;
 }
 
 export function toDate(value: Date | string): Date {
