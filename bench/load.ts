@@ -10,6 +10,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Paths (on `url`'s origin) each connection requests in turn, instead of `url` alone. */
+  paths?: string[];
   /** The server process, whose CPU time is read from /proc (Linux) around the measured run. */
   serverPid?: number;
 }
@@ -30,7 +32,7 @@ export interface LoadResult {
 }
 
 /** utime + stime of a process in seconds, from /proc/<pid>/stat (clock ticks of 1/100 s). */
-function cpuSeconds(pid: number | undefined): number | null {
+export function cpuSeconds(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -42,7 +44,8 @@ function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
-function run(options: LoadOptions, seconds: number) {
+/** One autocannon run of `seconds` (no warm-up); `.stop()` ends it early. */
+export function run(options: LoadOptions, seconds: number) {
   return autocannon({
     url: options.url,
     connections: options.connections,
@@ -51,6 +54,7 @@ function run(options: LoadOptions, seconds: number) {
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
     ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.paths ? { requests: options.paths.map((path) => ({ path })) } : {}),
     timeout: 10,
   });
 }
@@ -61,10 +65,22 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
   const cpuBefore = cpuSeconds(options.serverPid);
   const result = await run(options, options.seconds);
   const cpuAfter = cpuSeconds(options.serverPid);
+  return toLoadResult(result, cpuBefore, cpuAfter);
+}
+
+type AutocannonResult = Awaited<ReturnType<typeof run>>;
+
+/** The figures of a run; CPU µs per request from the server's CPU seconds around it. */
+export function toLoadResult(
+  result: AutocannonResult,
+  cpuBefore: number | null,
+  cpuAfter: number | null,
+  requests = result.requests.total,
+): LoadResult {
   return {
     cpuMicrosPerRequest:
-      cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
-        ? ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
+      cpuBefore !== null && cpuAfter !== null && requests > 0
+        ? ((cpuAfter - cpuBefore) * 1e6) / requests
         : null,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
