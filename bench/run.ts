@@ -5,7 +5,7 @@
  * included — SQLite always, PostgreSQL (default durability) with DEBRIEF_BENCH_POSTGRES=1.
  * Every server is a child process on 127.0.0.1, so the load generator never shares its event
  * loop. Prints markdown tables for BENCHMARKS.md. Bounded: every load runs for a fixed time;
- * about 8 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
+ * about 6 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
  */
 import { execSync } from 'node:child_process';
 import { distBuilt, REPO_ROOT } from '../test/harness/cli-process.js';
