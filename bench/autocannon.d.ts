@@ -17,6 +17,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     timeout?: number;
+    /** Requests each connection sends in turn, cycling; `path` is relative to `url`. */
+    requests?: { method?: string; path: string; headers?: Record<string, string> }[];
   }
   interface Result {
     requests: Histogram & { total: number };

@@ -10,6 +10,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Paths (on `url`'s origin) each connection requests in turn, instead of `url` alone. */
+  paths?: string[];
   /** The server process, whose CPU time is read from /proc (Linux) around the measured run. */
   serverPid?: number;
 }
@@ -20,8 +22,13 @@ export interface LoadResult {
   p99Ms: number;
   maxMs: number;
   total: number;
-  /** Responses that were not 2xx, plus socket errors and timeouts: must be 0 for a valid run. */
+  /** Responses that were not 2xx, plus socket errors (timeouts included). */
   failures: number;
+  /**
+   * Requests unanswered after autocannon's 10 s timeout (within `failures`): a measure of a
+   * slow server, not a broken run, so a read row may have them and still be valid.
+   */
+  timeouts: number;
   /**
    * Server CPU time (user + system) per request, in microseconds: unlike req/s it does not
    * depend on how busy the rest of the machine is. null where /proc is not available.
@@ -30,7 +37,7 @@ export interface LoadResult {
 }
 
 /** utime + stime of a process in seconds, from /proc/<pid>/stat (clock ticks of 1/100 s). */
-function cpuSeconds(pid: number | undefined): number | null {
+export function cpuSeconds(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -42,7 +49,8 @@ function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
-function run(options: LoadOptions, seconds: number) {
+/** One autocannon run of `seconds` (no warm-up); `.stop()` ends it early. */
+export function run(options: LoadOptions, seconds: number) {
   return autocannon({
     url: options.url,
     connections: options.connections,
@@ -51,6 +59,7 @@ function run(options: LoadOptions, seconds: number) {
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
     ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.paths ? { requests: options.paths.map((path) => ({ path })) } : {}),
     timeout: 10,
   });
 }
@@ -61,16 +70,30 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
   const cpuBefore = cpuSeconds(options.serverPid);
   const result = await run(options, options.seconds);
   const cpuAfter = cpuSeconds(options.serverPid);
+  return toLoadResult(result, cpuBefore, cpuAfter);
+}
+
+type AutocannonResult = Awaited<ReturnType<typeof run>>;
+
+/** The figures of a run; CPU µs per request from the server's CPU seconds around it. */
+export function toLoadResult(
+  result: AutocannonResult,
+  cpuBefore: number | null,
+  cpuAfter: number | null,
+  requests = result.requests.total,
+): LoadResult {
   return {
     cpuMicrosPerRequest:
-      cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
-        ? ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
+      cpuBefore !== null && cpuAfter !== null && requests > 0
+        ? ((cpuAfter - cpuBefore) * 1e6) / requests
         : null,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     maxMs: result.latency.max,
     total: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
+    // autocannon counts a timeout among its errors too.
+    failures: result.non2xx + result.errors,
+    timeouts: result.timeouts,
   };
 }

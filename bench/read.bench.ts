@@ -1,73 +1,172 @@
-import { bootstrapCli, startCliServer } from '../test/harness/cli-process.js';
+import {
+  bootstrapCli,
+  type CliServer,
+  runCli,
+  startCliServer,
+} from '../test/harness/cli-process.js';
 import type { BenchDatabase } from './databases.js';
-import type { Timing } from './ingest.bench.js';
+import { ingestBody, type Timing } from './ingest.bench.js';
 import { type LoadResult, measure } from './load.js';
-import { RARE_TOOL_NAME, seedReports, TOOL_NAMES } from './seed.js';
+import { benchIngestUnderReads, type MixedRound } from './mixed.bench.js';
+import { dashboardReads, type ReadTargets, readScenarios } from './read-scenarios.js';
+import { seedReports } from './seed.js';
+import { closeSeedConnection, openSeedConnection, query } from './seed-connection.js';
+import { rebuildCounters } from './seed-counters.js';
 
-export const READ_REPORTS = 100_000;
+/** Reports of the big project (`DEBRIEF_BENCH_READ_REPORTS`; 10,000,000 for the big run). */
+export const READ_REPORTS = Number(process.env.DEBRIEF_BENCH_READ_REPORTS ?? 1_000_000);
+/** Reports of the busy project, all from the last hour (`DEBRIEF_BENCH_RECENT_REPORTS`). */
+export const RECENT_REPORTS = Number(process.env.DEBRIEF_BENCH_RECENT_REPORTS ?? READ_REPORTS);
 /**
  * Concurrent readers. A dashboard is a handful of people, not 50 agents: latency under 50
  * connections on one process would measure queueing (50 × service time), not the query.
  */
 export const READ_CONNECTIONS = 10;
 
-export interface ReadScenario {
-  name: string;
-  query: string;
-}
-
-export const READ_SCENARIOS: ReadScenario[] = [
-  { name: 'page 1 + stats, no filter', query: '' },
-  { name: 'outcome=failure', query: '?outcome=failure' },
-  { name: `tool_name=${TOOL_NAMES[4]}`, query: `?tool_name=${TOOL_NAMES[4]}` },
-  // One report, the oldest: a seek in the tool index, where a walk of the project's reports
-  // newest first would visit all 100,000 (BENCHMARKS.md, item 7).
-  {
-    name: `tool_name=${RARE_TOOL_NAME} (1 report, the oldest)`,
-    query: `?tool_name=${RARE_TOOL_NAME}`,
-  },
-  {
-    name: 'source + from/to (last 7 days)',
-    query: `?source=cursor&from=${new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10)}`,
-  },
-];
+const DAY = 86_400_000;
+const EMAIL = 'bench-read@example.test';
+const PASSWORD = 'correct horse battery staple';
 
 export interface ReadResult extends LoadResult {
   scenario: string;
+  targetMs: number;
 }
 
-/** Seeds a project with 100,000 reports, then measures GET …/reports for each scenario. */
+export interface ReadRun {
+  rows: ReadResult[];
+  mixed: MixedRound[];
+  seedSeconds: number;
+  /** Whether the schema measured has report_rollups (seeded when it does). */
+  rollups: boolean;
+}
+
+async function postJson(url: string, body: unknown): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A dashboard session: the cookie the console routes (timeseries, tools) need. */
+async function signIn(server: CliServer): Promise<string> {
+  const response = await postJson(`${server.url}/v1/auth/signin`, {
+    email: EMAIL,
+    password: PASSWORD,
+  });
+  const cookie = response.headers.getSetCookie()[0]?.split(';')[0];
+  if (!response.ok || !cookie) throw new Error(`sign-in answered ${response.status}`);
+  return cookie;
+}
+
+/**
+ * Two projects of one account: the big one (READ_REPORTS over 90 days) and a busy one
+ * (RECENT_REPORTS in the last hour). One report goes through the API first, so the server
+ * writes the counter rows the seeder then copies the shape of (seed-counters.ts). The seeded
+ * database serves every read row, then the ingest-under-reads row (last: it adds reports).
+ */
 export async function benchReads(
   database: BenchDatabase,
   timing: Timing,
+  mixed: { timing: Timing; rounds: number },
   log: (line: string) => void,
-): Promise<ReadResult[]> {
+): Promise<ReadRun> {
   const env = { DATABASE_URL: database.url };
-  const tenant = await bootstrapCli(env, {
-    email: 'bench-read@example.test',
-    project: 'Bench read',
-    build: 'dist',
-  });
-  const started = Date.now();
-  await seedReports(database.url, tenant.project.id, READ_REPORTS);
-  log(
-    `  seeded ${READ_REPORTS.toLocaleString('en')} reports in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  const big = await bootstrapCli(env, { email: EMAIL, project: 'Bench read', build: 'dist' });
+  const recent = await bootstrapCli(env, { email: EMAIL, project: 'Bench recent', build: 'dist' });
+  const quota = await runCli(
+    ['account', 'set-quota', '--email', EMAIL, '--monthly', 'unlimited'],
+    env,
+    'dist',
   );
+  if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
+  const targets: ReadTargets = { bigProjectId: big.project.id, recentProjectId: recent.project.id };
+
+  const probeServer = await startCliServer(env, 'dist');
+  try {
+    const probe = await postJson(
+      `${probeServer.url}/v1/reports`,
+      JSON.parse(ingestBody(recent.ingest_key)),
+    );
+    if (probe.status !== 201) throw new Error(`probe report answered ${probe.status}`);
+  } finally {
+    await probeServer.kill('SIGTERM');
+  }
+
+  const started = Date.now();
+  const conn = await openSeedConnection(database.url);
+  let rollups: boolean;
+  try {
+    const [probe] = await query<{ id: string }>(
+      conn,
+      'select id from reports where project_id = ?',
+      [targets.recentProjectId],
+    );
+    if (!probe) throw new Error('the probe report is not in the database');
+    const now = Date.now();
+    await seedReports(conn, {
+      projectId: targets.bigProjectId,
+      count: READ_REPORTS,
+      spanMs: 90 * DAY,
+      // Ends a minute before the probe's: the busy project's hour stays the newest data.
+      endMs: now - 60_000,
+      rareOldest: true,
+    });
+    await seedReports(conn, {
+      projectId: targets.recentProjectId,
+      count: RECENT_REPORTS,
+      spanMs: 3_600_000,
+      endMs: now,
+    });
+    rollups = await rebuildCounters(
+      conn,
+      [targets.bigProjectId, targets.recentProjectId],
+      probe.id,
+    );
+  } finally {
+    await closeSeedConnection(conn);
+  }
+  const seedSeconds = (Date.now() - started) / 1000;
+  log(
+    `  seeded ${READ_REPORTS.toLocaleString('en')} + ${RECENT_REPORTS.toLocaleString('en')} recent reports and their counters${rollups ? ' and rollups' : ' (no report_rollups table)'} in ${seedSeconds.toFixed(1)} s`,
+  );
+
   const server = await startCliServer(env, 'dist');
   try {
-    const results: ReadResult[] = [];
-    for (const scenario of READ_SCENARIOS) {
+    const cookie = await signIn(server);
+    const rows: ReadResult[] = [];
+    for (const scenario of readScenarios(targets)) {
+      // API clients read with a key; the console routes (timeseries, tools) take the session.
+      const headers: Record<string, string> = scenario.path.startsWith('/v1/console/')
+        ? { cookie }
+        : { authorization: `Bearer ${big.api_key}` };
       const result = await measure({
-        url: `${server.url}/v1/dashboard/${tenant.project.id}/reports${scenario.query}`,
-        headers: { authorization: `Bearer ${tenant.api_key}` },
+        url: `${server.url}${scenario.path}`,
+        headers,
         serverPid: server.child.pid,
         connections: READ_CONNECTIONS,
         ...timing,
       });
-      results.push({ scenario: scenario.name, ...result });
-      log(`  ${scenario.name}: p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+      rows.push({ scenario: scenario.name, targetMs: scenario.targetMs, ...result });
+      log(
+        `  ${scenario.name}: p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.cpuMicrosPerRequest === null ? 'n/a' : Math.round(result.cpuMicrosPerRequest)} µs CPU/req${result.failures ? `, ${result.failures} FAILED` : ''}`,
+      );
     }
-    return results;
+    log('  ingest while the dashboard reads:');
+    const rounds = await benchIngestUnderReads(
+      {
+        serverUrl: server.url,
+        serverPid: server.child.pid,
+        ingestKey: recent.ingest_key,
+        readPaths: dashboardReads(targets),
+        // The session cookie for every reader: the dashboard's own reads, key-less.
+        readHeaders: { cookie },
+      },
+      mixed.timing,
+      mixed.rounds,
+      log,
+    );
+    return { rows, mixed: rounds, seedSeconds, rollups };
   } finally {
     await server.kill('SIGTERM');
   }

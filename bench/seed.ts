@@ -1,17 +1,12 @@
 /**
- * Fills a project with synthetic reports for the read benchmark, straight into the database
- * file (before the server starts) through Kysely, in large multi-row inserts inside one
- * transaction: 100,000 rows take seconds instead of the minutes 100,000 POSTs would. It keeps
- * the server's invariant that report_counts holds the per-(tool, source, outcome) totals.
+ * Fills projects with synthetic reports for the read benchmark, straight into the database
+ * (before the server starts), in large multi-row inserts: a million rows take seconds to a
+ * minute instead of the hours a million POSTs would. The counters the server keeps are then
+ * rebuilt from those reports (seed-counters.ts), so the database holds what the API would have
+ * produced.
  */
 import { randomBytes } from 'node:crypto';
-import type { DB } from '@debrief/server';
-import SQLite from 'better-sqlite3';
-import { type Insertable, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
-
-/** The tables the seeder writes: the reports, and the server's running counters (0004). */
-type SeedDB = Pick<DB, 'reports' | 'report_counts'>;
+import { query, type SeedConnection } from './seed-connection.js';
 
 export const TOOL_NAMES = Array.from(
   { length: 30 },
@@ -50,100 +45,119 @@ function pickOutcome(r: number): string {
   return 'success';
 }
 
-/** UUIDv7 without dashes, with the report's own time, so ids sort like created_at. */
-function uuidv7Hex(ms: number, seq: number): string {
-  const random = randomBytes(8);
-  random[0] = (random[0]! & 0x3f) | 0x80;
+/**
+ * UUIDv7 without dashes, with the report's own time, so ids sort like created_at. The random
+ * part comes from a pool filled once per batch: one randomBytes call per row cost 18 s of a
+ * million-row seed.
+ */
+function uuidv7Hex(ms: number, seq: number, pool: Buffer, at: number): string {
+  pool[at] = (pool[at]! & 0x3f) | 0x80;
   return (
     ms.toString(16).padStart(12, '0') +
     (0x7000 | (seq & 0xfff)).toString(16) +
-    random.toString('hex')
+    pool.toString('hex', at, at + 8)
   );
 }
 
-function openKysely(databaseUrl: string): Kysely<SeedDB> {
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return new Kysely({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }),
-      }),
-    });
-  }
-  const sqlite = new SQLite(databaseUrl);
-  sqlite.pragma('journal_mode = WAL');
-  return new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+export interface SeedPlan {
+  projectId: string;
+  count: number;
+  /** The reports are spread evenly over the `spanMs` before `endMs`, oldest first. */
+  spanMs: number;
+  endMs: number;
+  /** The oldest report gets RARE_TOOL_NAME. */
+  rareOldest?: boolean;
 }
 
+const COLUMNS = [
+  'id',
+  'project_id',
+  'outcome',
+  'tool_name',
+  'source',
+  'details',
+  'metadata',
+  'created_at',
+] as const;
+type Row = [string, string, string, string | null, string, string, string | null, string];
+
 /**
- * Inserts `count` reports into the project, spread evenly over the last `days` days, with
- * ~30 tool names (one report in ten has none; the oldest has RARE_TOOL_NAME) and 5 sources.
- * Deterministic mix, random ids.
+ * Report i of the plan. Three independent low-discrepancy sequences (golden ratio, √2, and the
+ * plastic number) pick the outcome, the tool and the source, so every combination of filters
+ * occurs (a shared `i mod n` would tie each tool to one source). Tools are skewed like real
+ * use: the first ones are called far more often than the last; one report in ten has none.
  */
-export async function seedReports(
-  databaseUrl: string,
-  projectId: string,
-  count: number,
-  days = 60,
-): Promise<void> {
-  const db = openKysely(databaseUrl);
-  const postgres = /^postgres(ql)?:\/\//.test(databaseUrl);
-  const now = Date.now();
-  const span = days * 86_400_000;
-  // 8 columns a row: 1,000 rows stay under both SQLite's 32,766 and PostgreSQL's 65,535 parameters.
-  const batchSize = 1000;
-  const counts = new Map<string, Insertable<SeedDB['report_counts']>>();
-  try {
-    await db.transaction().execute(async (trx) => {
-      for (let start = 0; start < count; start += batchSize) {
-        const rows: Insertable<SeedDB['reports']>[] = [];
-        for (let i = start; i < Math.min(count, start + batchSize); i++) {
-          // Oldest first, so the newest report is i = count - 1.
-          const ms = now - span + Math.floor((i / count) * span);
-          // A cheap deterministic spread (golden-ratio sequence) instead of Math.random.
-          const r = (i * 0.618_033_988_75) % 1;
-          rows.push({
-            id: uuidv7Hex(ms, i),
-            project_id: projectId,
-            outcome: pickOutcome(r),
-            tool_name:
-              i === 0
-                ? RARE_TOOL_NAME
-                : i % 10 === 9
-                  ? null
-                  : TOOL_NAMES[(i * 7) % TOOL_NAMES.length]!,
-            source: SOURCES[(i * 3) % SOURCES.length]!,
-            details: DETAILS[i % DETAILS.length]!,
-            metadata: i % 4 === 0 ? JSON.stringify({ model: 'x-1', attempt: (i % 3) + 1 }) : null,
-            created_at: new Date(ms).toISOString(),
-          });
-        }
-        await trx.insertInto('reports').values(rows).execute();
-        for (const row of rows) {
-          const key = `${row.tool_name ?? ''}\u0000${row.source ?? ''}\u0000${row.outcome}`;
-          const entry = counts.get(key);
-          if (entry) entry.count += 1;
-          else
-            counts.set(key, {
-              project_id: projectId,
-              tool_name: row.tool_name ?? '',
-              source: row.source ?? '',
-              outcome: row.outcome,
-              count: 1,
-            });
-        }
-      }
-      const entries = [...counts.values()];
-      for (let start = 0; start < entries.length; start += batchSize)
-        await trx
-          .insertInto('report_counts')
-          .values(entries.slice(start, start + batchSize))
-          .execute();
-    });
-    // PostgreSQL's autovacuum analyzes a table after a bulk insert like this one within a
-    // minute; do it now rather than measure plans made without statistics. (SQLite has no
-    // automatic ANALYZE, and the server does not run one: it is measured as it would run.)
-    if (postgres) await sql`analyze reports`.execute(db);
-  } finally {
-    await db.destroy();
+function rowAt(plan: SeedPlan, i: number, pool: Buffer, at: number): Row {
+  const ms = plan.endMs - plan.spanMs + Math.floor((i / plan.count) * plan.spanMs);
+  const outcome = pickOutcome((i * 0.618_033_988_75) % 1);
+  const u = (i * 0.414_213_562_37) % 1;
+  const tool =
+    plan.rareOldest && i === 0
+      ? RARE_TOOL_NAME
+      : i % 10 === 9
+        ? null
+        : TOOL_NAMES[Math.floor(u * u * TOOL_NAMES.length)]!;
+  const source = SOURCES[Math.floor(((i * 0.754_877_666_25) % 1) * SOURCES.length)]!;
+  return [
+    uuidv7Hex(ms, i, pool, at),
+    plan.projectId,
+    outcome,
+    tool,
+    source,
+    DETAILS[i % DETAILS.length]!,
+    i % 4 === 0 ? JSON.stringify({ model: 'x-1', attempt: (i % 3) + 1 }) : null,
+    new Date(ms).toISOString(),
+  ];
+}
+
+/** Rows per statement: 8 columns × 500 stays under SQLite's 32,766 parameters. */
+const SQLITE_BATCH = 500;
+/** Rows per transaction on SQLite: keeps the WAL (checkpointed after each commit) bounded. */
+const SQLITE_COMMIT = 50_000;
+/** Rows per `unnest` insert on PostgreSQL: eight array parameters, whatever the count. */
+const POSTGRES_BATCH = 10_000;
+
+function insertSqlite(conn: Extract<SeedConnection, { dialect: 'sqlite' }>, plan: SeedPlan) {
+  const db = conn.sqlite;
+  const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
+  const statementFor = (rows: number) =>
+    db.prepare(
+      `insert into reports (${COLUMNS.join(', ')}) values ${Array(rows).fill(tuple).join(', ')}`,
+    );
+  const full = statementFor(SQLITE_BATCH);
+  const chunk = db.transaction((start: number, end: number) => {
+    for (let at = start; at < end; at += SQLITE_BATCH) {
+      const rows = Math.min(SQLITE_BATCH, end - at);
+      const values: unknown[] = [];
+      const pool = randomBytes(8 * rows);
+      for (let i = at; i < at + rows; i++) values.push(...rowAt(plan, i, pool, 8 * (i - at)));
+      (rows === SQLITE_BATCH ? full : statementFor(rows)).run(...values);
+    }
+  });
+  for (let start = 0; start < plan.count; start += SQLITE_COMMIT)
+    chunk(start, Math.min(plan.count, start + SQLITE_COMMIT));
+}
+
+async function insertPostgres(conn: SeedConnection, plan: SeedPlan) {
+  const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'timestamptz'];
+  const text = `insert into reports (${COLUMNS.join(', ')}) select * from unnest(${types
+    .map((type) => `?::${type}[]`)
+    .join(', ')})`;
+  await query(conn, 'begin');
+  for (let start = 0; start < plan.count; start += POSTGRES_BATCH) {
+    const columns: unknown[][] = COLUMNS.map(() => []);
+    const pool = randomBytes(8 * POSTGRES_BATCH);
+    for (let i = start; i < Math.min(plan.count, start + POSTGRES_BATCH); i++) {
+      const row = rowAt(plan, i, pool, 8 * (i - start));
+      for (let c = 0; c < row.length; c++) columns[c]!.push(row[c]);
+    }
+    await query(conn, text, columns);
   }
+  await query(conn, 'commit');
+}
+
+/** Inserts the plan's reports (the counters are rebuilt afterwards: seed-counters.ts). */
+export async function seedReports(conn: SeedConnection, plan: SeedPlan): Promise<void> {
+  if (conn.dialect === 'sqlite') insertSqlite(conn, plan);
+  else await insertPostgres(conn, plan);
 }

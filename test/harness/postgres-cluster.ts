@@ -41,7 +41,17 @@ export function postgresAvailable(): boolean {
   return findBinDir() !== null;
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export interface PostgresClusterOptions {
+  /**
+   * Keep PostgreSQL's default durability (fsync, synchronous_commit, full_page_writes on): the
+   * benchmark's baseline. Tests leave it off and run without fsync, for speed.
+   */
+  durable?: boolean;
+}
+
+export async function startPostgresCluster(
+  options: PostgresClusterOptions = {},
+): Promise<PostgresCluster> {
   const binDir = findBinDir();
   if (binDir === null) throw new Error('PostgreSQL binaries (initdb, pg_ctl) not found');
   const bin = (name: string) => (binDir ? join(binDir, name) : name);
@@ -59,6 +69,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const port = await freePort();
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   let running = false;
+  const durability = options.durable
+    ? ''
+    : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   const startServer = () => {
     run('pg_ctl', [
       '-D',
@@ -67,7 +80,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       join(dir, 'postgres.log'),
       '-w',
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=300`,
       'start',
     ]);
     running = true;
