@@ -148,6 +148,7 @@ export async function listReports(
     offset < matching
       ? await listReportsPage(
           ctx.db,
+          ctx.database.dialect,
           project.id,
           { ...facets, outcome: query.outcome },
           { offset, limit: query.limit },
