@@ -46,7 +46,12 @@ describe('createReader against a real Debrief', () => {
     });
     expect(list.project).toEqual({ id: t.projectId, name: t.projectName });
     expect(list.stats).toMatchObject({ total: 5, success: 3, failure: 2 });
-    expect(list.pagination).toEqual({ page: 1, limit: 1, total: 2 });
+    expect(list.pagination).toEqual({
+      page: 1,
+      limit: 1,
+      total: 2,
+      next_cursor: expect.any(String),
+    });
     expect(list.reports[0]).toMatchObject({
       outcome: 'failure',
       tool_name: 'fetch',
@@ -60,6 +65,7 @@ describe('createReader against a real Debrief', () => {
       page: 1,
       limit: 50,
       total: 1,
+      next_cursor: null,
     });
   });
 
