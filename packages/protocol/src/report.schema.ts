@@ -193,7 +193,12 @@ export const Pagination = z.object({
  * this one (pass it as `cursor`), or null when this page is the last.
  */
 export const ReportPagination = Pagination.extend({
-  next_cursor: z.string().nullable(),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe(
+      'Extension: pass as `cursor` (with the same filters) for the page after this one; null when this page is the last.',
+    ),
 });
 
 export const ReportList = z.object({
