@@ -34,6 +34,11 @@ export interface ReportFilters {
   page?: number;
   /** Reports per page, 1–100; the server's default is 50 and it clamps larger values to 100. */
   limit?: number;
+  /**
+   * `pagination.next_cursor` of the previous page, to get the page after it (instead of `page`,
+   * with the same filters). `walkReports` follows it for you.
+   */
+  cursor?: string;
 }
 
 export interface Reader {
@@ -42,8 +47,20 @@ export interface Reader {
   listProjects(): Promise<Project[]>;
   /** One page of reports (newest first), with facet stats and pagination. */
   getReports(projectId: string, filters?: ReportFilters): Promise<ReportListType>;
-  /** Every report matching the filters, newest first, fetching page after page. */
-  iterateReports(projectId: string, filters?: Omit<ReportFilters, 'page'>): AsyncGenerator<Report>;
+  /**
+   * Every page matching the filters, newest first, following `pagination.next_cursor` from the
+   * first page (or from `filters.cursor`): each page starts right after the last report of the
+   * one before, so reports arriving meanwhile neither repeat nor skip one.
+   */
+  walkReports(
+    projectId: string,
+    filters?: Omit<ReportFilters, 'page'>,
+  ): AsyncGenerator<ReportListType, void, undefined>;
+  /** Every report matching the filters, newest first: the reports of `walkReports`' pages. */
+  iterateReports(
+    projectId: string,
+    filters?: Omit<ReportFilters, 'page'>,
+  ): AsyncGenerator<Report, void, undefined>;
   /** New reports as they arrive (Server-Sent Events), until aborted or the loop is left. */
   events(projectId: string, options?: EventsOptions): AsyncGenerator<Report, void, undefined>;
 }
@@ -87,23 +104,25 @@ export function createReader(options: ReaderOptions): Reader {
       ReportList,
     );
 
+  async function* walkReports(
+    projectId: string,
+    filters: Omit<ReportFilters, 'page'> = {},
+  ): AsyncGenerator<ReportListType, void, undefined> {
+    let cursor = filters.cursor;
+    do {
+      const list = await getReports(projectId, { ...filters, cursor });
+      yield list;
+      cursor = list.pagination.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
   return {
     baseUrl,
     listProjects: () => get('/v1/projects', ProjectList),
     getReports,
+    walkReports,
     async *iterateReports(projectId, filters = {}) {
-      // Reports arriving meanwhile push older ones down a page; the set drops the repeats.
-      const seen = new Set<string>();
-      for (let page = 1; ; page++) {
-        const list = await getReports(projectId, { ...filters, page });
-        for (const report of list.reports) {
-          if (seen.has(report.id)) continue;
-          seen.add(report.id);
-          yield report;
-        }
-        const { limit, total } = list.pagination;
-        if (list.reports.length < limit || page * limit >= total) return;
-      }
+      for await (const list of walkReports(projectId, filters)) yield* list.reports;
     },
     events(projectId, eventOptions = {}) {
       return streamReports(

@@ -46,7 +46,12 @@ describe('createReader against a real Debrief', () => {
     });
     expect(list.project).toEqual({ id: t.projectId, name: t.projectName });
     expect(list.stats).toMatchObject({ total: 5, success: 3, failure: 2 });
-    expect(list.pagination).toEqual({ page: 1, limit: 1, total: 2 });
+    expect(list.pagination).toEqual({
+      page: 1,
+      limit: 1,
+      total: 2,
+      next_cursor: expect.any(String),
+    });
     expect(list.reports[0]).toMatchObject({
       outcome: 'failure',
       tool_name: 'fetch',
@@ -60,6 +65,7 @@ describe('createReader against a real Debrief', () => {
       page: 1,
       limit: 50,
       total: 1,
+      next_cursor: null,
     });
   });
 
@@ -77,6 +83,29 @@ describe('createReader against a real Debrief', () => {
       filtered.push(report);
     }
     expect(filtered.map((r) => r.details)).toEqual(['report 4', 'report 2', 'report 0']);
+  });
+
+  it('walks pages by next_cursor, unmoved by reports arriving meanwhile', async () => {
+    const { t, reader, ids } = await seeded(5);
+    const reporter = createReporter({ ingestKey: t.ingestKey, baseUrl: server.url });
+    const pages = [];
+    for await (const list of reader.walkReports(t.projectId, { limit: 2 })) {
+      pages.push(list);
+      // A newer report after the first page: a walk by page number would show one twice.
+      if (pages.length === 1) await reporter.report({ outcome: 'success', details: 'late' });
+    }
+    expect(pages.map((p) => p.reports.length)).toEqual([2, 2, 1]);
+    expect(pages.flatMap((p) => p.reports.map((r) => r.id))).toEqual([...ids].reverse());
+    expect(pages.map((p) => p.pagination.page)).toEqual([1, 2, 3]);
+    expect(pages.at(-1)!.pagination.next_cursor).toBeNull();
+    // A walk can start from a cursor it was given.
+    const resumed = [];
+    for await (const report of reader.iterateReports(t.projectId, {
+      limit: 2,
+      cursor: pages[1]!.pagination.next_cursor!,
+    }))
+      resumed.push(report.id);
+    expect(resumed).toEqual([ids[0]]);
   });
 
   it('follows the live stream, skipping ready and heartbeats, until the loop is left', async () => {

@@ -4,6 +4,8 @@ import { describeValue, LABEL_MAX_LENGTH, Outcome, validText } from './report.sc
 /** The original specification's default page size of the read API. */
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 100;
+/** Cursors the server makes are under 200 characters; anything far longer is not one. */
+export const CURSOR_MAX_LENGTH = 512;
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
@@ -105,15 +107,32 @@ export const ListReportsQuery = z
     source: label.optional(),
     from: timeBound.optional(),
     to: timeBound.optional(),
-    page: positiveInt('page').optional().default(1),
+    /** Absent: the first page, or the page after `cursor`. */
+    page: positiveInt('page').optional(),
     limit: positiveInt('limit')
       .optional()
       .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT)),
+    /**
+     * Extension: `pagination.next_cursor` of the previous page, opaque. The server checks that
+     * it was made for the same project and filters (it is refused otherwise).
+     */
+    cursor: z
+      .string()
+      .min(1, { error: 'must not be empty: leave it out for the first page' })
+      .max(CURSOR_MAX_LENGTH, {
+        error: `must be at most ${CURSOR_MAX_LENGTH} characters: pass pagination.next_cursor as it came`,
+      })
+      .optional(),
   })
   .refine((q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(), {
     // The field name leads the detail ("from must not be after to"), so it is not repeated.
     error: 'must not be after to',
     path: ['from'],
+  })
+  .refine((q) => q.page === undefined || q.cursor === undefined, {
+    error:
+      'cannot be combined with cursor: a cursor already says where its page starts; send page for a page by number or cursor to continue a walk, not both',
+    path: ['page'],
   });
 export type ListReportsQuery = z.output<typeof ListReportsQuery>;
 export type ListReportsQueryInput = z.input<typeof ListReportsQuery>;

@@ -188,11 +188,24 @@ export const Pagination = z.object({
   total: z.number().int(),
 });
 
+/**
+ * The report list's pagination. Extension: `next_cursor`, an opaque token for the page after
+ * this one (pass it as `cursor`), or null when this page is the last.
+ */
+export const ReportPagination = Pagination.extend({
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe(
+      'Extension: pass as `cursor` (with the same filters) for the page after this one; null when this page is the last.',
+    ),
+});
+
 export const ReportList = z.object({
   project: z.object({ id: z.string(), name: z.string() }),
   stats: ReportStats,
   reports: z.array(Report),
-  pagination: Pagination,
+  pagination: ReportPagination,
 });
 export type ReportList = z.infer<typeof ReportList>;
 

@@ -79,9 +79,17 @@ describe('time bounds', () => {
 });
 
 describe('ListReportsQuery', () => {
-  it('defaults to page 1 of 50 and clamps limit to 100', () => {
-    expect(ListReportsQuery.parse({})).toMatchObject({ page: 1, limit: 50 });
+  it('defaults to 50 a page (the first, page absent) and clamps limit to 100', () => {
+    expect(ListReportsQuery.parse({})).toEqual({ limit: 50 });
     expect(ListReportsQuery.parse({ limit: '101' }).limit).toBe(100);
+  });
+
+  it('takes a cursor instead of a page, never both', () => {
+    expect(ListReportsQuery.parse({ cursor: 'abc' })).toEqual({ cursor: 'abc', limit: 50 });
+    const both = ListReportsQuery.safeParse({ cursor: 'abc', page: '2' });
+    expect(both.success).toBe(false);
+    expect(both.error?.issues[0]?.path).toEqual(['page']);
+    expect(ListReportsQuery.safeParse({ cursor: '' }).success).toBe(false);
   });
 });
 

@@ -68,6 +68,7 @@ describe('agent resources', () => {
       'to',
       'page',
       'limit',
+      'cursor',
     ]);
     expect(
       doc.paths['/v1/dashboard/{projectId}/events'].get.responses['200'].content,

@@ -56,7 +56,7 @@ describe.each(DIALECTS)('GET /v1/dashboard/{projectId}/reports on %s', (dialect)
       gave_up: 1,
       request: 1,
     });
-    expect(body.pagination).toEqual({ page: 1, limit: 50, total: 6 });
+    expect(body.pagination).toEqual({ page: 1, limit: 50, total: 6, next_cursor: null });
     expect(body.reports[0]!.created_at).toBe('2026-01-14T12:00:00Z');
   });
 
@@ -116,7 +116,8 @@ describe.each(DIALECTS)('GET /v1/dashboard/{projectId}/reports on %s', (dialect)
     const second = await list('?limit=4&page=2');
     expect(first.reports).toHaveLength(4);
     expect(second.reports).toHaveLength(2);
-    expect(second.pagination).toEqual({ page: 2, limit: 4, total: 6 });
+    expect(second.pagination).toEqual({ page: 2, limit: 4, total: 6, next_cursor: null });
+    expect(first.pagination.next_cursor).toEqual(expect.any(String));
     expect(new Set([...first.reports, ...second.reports].map((r) => r.id)).size).toBe(6);
     expect((await list('?limit=1000')).pagination.limit).toBe(100);
     const past = await list('?page=99');
@@ -135,7 +136,12 @@ describe.each(DIALECTS)('GET /v1/dashboard/{projectId}/reports on %s', (dialect)
       headers: bearer(busy.apiKey),
     });
     const first = ReportList.parse(res.body);
-    expect(first.pagination).toEqual({ page: 1, limit: 50, total: 55 });
+    expect(first.pagination).toEqual({
+      page: 1,
+      limit: 50,
+      total: 55,
+      next_cursor: expect.any(String),
+    });
     expect(first.reports).toHaveLength(50);
     const second = await call(`${server.url}/v1/dashboard/${busy.projectId}/reports?page=2`, {
       headers: bearer(busy.apiKey),

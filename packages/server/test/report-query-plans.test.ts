@@ -1,7 +1,12 @@
 import SQLite from 'better-sqlite3';
-import { type CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/harness/databases.js';
+import {
+  createTestDatabase,
+  DIALECTS,
+  type TestDatabase,
+} from '../../../test/harness/databases.js';
 import {
   countByDay,
   countByTool,
@@ -15,6 +20,7 @@ import {
   findReportById,
   listReportsAfterId,
   listReportsPage,
+  type PageStart,
   type ReportFilters,
 } from '../src/reports/report.repository.js';
 
@@ -35,6 +41,21 @@ const LIST_FILTERS: ReportFilters[] = FILTERS.flatMap((filters) => [
   filters,
   { ...filters, outcome: 'failure' },
 ]);
+
+/** A page by number, deep, and a page after a cursor: every filter combination is run with each. */
+const STARTS: PageStart[] = [
+  { offset: 4950 },
+  { after: { createdAt: '2026-01-15T00:00:00.000Z', id: 'f'.repeat(32) } },
+];
+const PAGES = LIST_FILTERS.flatMap((filters) => STARTS.map((start) => ({ filters, start })));
+
+/** The index a page must seek in: the most selective label given, or time (migration 0011). */
+function pageIndex(filters: ReportFilters): string {
+  if (filters.toolName !== undefined) return 'reports_by_project_tool';
+  if (filters.source !== undefined) return 'reports_by_project_source';
+  if (filters.outcome !== undefined) return 'reports_by_project_outcome';
+  return 'reports_by_project_time';
+}
 
 /**
  * "Indexes that serve every filter": on SQLite every query of the reports, for every filter
@@ -97,14 +118,34 @@ describe('query plans of the reports on SQLite', () => {
     expect.soft(plan, what).toContainEqual(expect.stringMatching(seek));
   }
 
-  it('pages every filter by seeking on it, newest first, without sorting', async () => {
-    for (const filters of LIST_FILTERS) {
+  /**
+   * A page is a deferred join: the inner query seeks in the index of the most selective label,
+   * with the date range and the cursor in the seek, reads index entries only (COVERING) and
+   * yields them in order (no TEMP B-TREE); the outer one reads the page's rows by primary key.
+   * Nothing scans the reports: `SCAN page` is the inner query's at most `limit` rows.
+   */
+  it('pages every combination of the five filters by a covering seek, newest first, unsorted', async () => {
+    for (const { filters, start } of PAGES) {
       const [plan] = await plans(() =>
-        listReportsPage(kysely, PROJECT, filters, { offset: 0, limit: 50 }),
+        listReportsPage(kysely, 'sqlite', PROJECT, filters, { ...start, limit: 50 }),
       );
-      const what = JSON.stringify(filters);
-      expectSeek(plan, filters, what);
-      expect(plan!.join('\n'), what).not.toMatch(/TEMP B-TREE/);
+      const text = plan!.join('\n');
+      const what = `${JSON.stringify(filters)} ${Object.keys(start)[0]}`;
+      const seek = plan!.find((step) => step.startsWith('SEARCH reports USING COVERING INDEX'));
+      expect.soft(seek, what).toMatch(new RegExp(`INDEX ${pageIndex(filters)} \\(project_id=\\?`));
+      const label = pageIndex(filters).replace('reports_by_project_', '');
+      if (label !== 'time') {
+        const column = { tool: 'tool_name', source: 'source', outcome: 'outcome' }[label];
+        expect.soft(seek, what).toContain(`AND ${column}=?`);
+      }
+      if ('after' in start) expect.soft(seek, what).toContain('(created_at,id)<(?,?)');
+      else if (filters.from !== undefined || filters.before !== undefined)
+        expect.soft(seek, what).toMatch(/created_at[<>]/);
+      expect
+        .soft(text, what)
+        .toMatch(/SEARCH reports USING (INDEX sqlite_autoindex_reports_1|PRIMARY KEY) \(id=\?\)/);
+      expect.soft(text, what).not.toMatch(/SCAN reports/);
+      expect.soft(text, what).not.toMatch(/TEMP B-TREE/);
     }
   });
 
@@ -133,6 +174,80 @@ describe('query plans of the reports on SQLite', () => {
     for (const plan of all) {
       expect(plan.join('\n')).toMatch(/SEARCH reports USING/);
       expect(plan.join('\n')).not.toMatch(/SCAN reports(?! USING)/);
+    }
+  });
+});
+
+/**
+ * The same pages on PostgreSQL, planned with sequential scans and sorts priced out
+ * (`enable_seqscan`, `enable_sort` off): a plan that still reads the whole table or sorts under
+ * the page's LIMIT has no index that gives the page in order. Empty tables: the plan shows what
+ * the indexes make possible; with statistics the planner may still prefer a bitmap scan for a
+ * combination it knows to be rare, which reads only the matching entries.
+ */
+describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on PostgreSQL', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let kysely: Kysely<DB>;
+  const queries: CompiledQuery[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    await (await openMigratedDatabase(database.url)).database.close();
+    pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    pool.on('connect', (client) => {
+      client.query('set enable_seqscan = off; set enable_sort = off').catch(() => {});
+    });
+    kysely = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        if (event.level === 'query') queries.push(event.query);
+      },
+    });
+  });
+  afterAll(async () => {
+    await kysely.destroy();
+    await database.drop();
+  });
+
+  interface PlanNode {
+    'Node Type': string;
+    'Relation Name'?: string;
+    'Index Name'?: string;
+    Plans?: PlanNode[];
+  }
+  const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+  it('pages every combination of the five filters through an index, without sorting', async () => {
+    for (const { filters, start } of PAGES) {
+      queries.length = 0;
+      await listReportsPage(kysely, 'postgres', PROJECT, filters, { ...start, limit: 50 });
+      const [query] = queries;
+      const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (format json) ${query!.sql}`,
+        query!.parameters as unknown[],
+      );
+      const all = nodes(rows[0]!['QUERY PLAN'][0].Plan);
+      const what = `${JSON.stringify(filters)} ${Object.keys(start)[0]}`;
+      const onReports = all.filter((node) => node['Relation Name'] === 'reports');
+      expect
+        .soft(
+          onReports.map((node) => node['Node Type']),
+          what,
+        )
+        .not.toContain('Seq Scan');
+      expect
+        .soft(
+          onReports.some((node) => node['Index Name']?.startsWith('reports_by_project_')),
+          what,
+        )
+        .toBe(true);
+      expect
+        .soft(
+          all.map((node) => node['Node Type']),
+          what,
+        )
+        .not.toContain('Sort');
     }
   });
 });

@@ -87,7 +87,7 @@ describe('unknown query parameters', () => {
     const problem = ProblemDetails.parse(res.body);
     expect(problem.errors?.map((e) => e.field)).toEqual(['q', 'issue_id', 'page']);
     expect(problem.detail).toMatch(
-      /^Unknown query parameters q, issue_id: this endpoint accepts only outcome, tool_name, source, from, to, page, limit\. page must be/,
+      /^Unknown query parameters q, issue_id: this endpoint accepts only outcome, tool_name, source, from, to, page, limit, cursor\. page must be/,
     );
     const repeated = await reports('?bogus=1&bogus=2');
     expect(ProblemDetails.parse(repeated.body).errors?.map((e) => e.field)).toEqual(['bogus']);

@@ -17,7 +17,7 @@ export function renderLlmsTxt(publicUrl: string): string {
 - [Agent instructions](${base}/skill.md): when and how to send a report, the outcomes, the exact request, errors and how to fix them
 - [OpenAPI description](${base}/openapi.json): OpenAPI 3.1 document of every public endpoint
 - [API reference](${base}/docs): human-readable reference with every error code
-- [Read API](${base}/docs#op-listReports): for developers with a secret API key; GET /v1/dashboard/{projectId}/reports answers ${DEFAULT_PAGE_LIMIT} reports a page unless \`limit\` says otherwise (at most ${MAX_PAGE_LIMIT})
+- [Read API](${base}/docs#op-listReports): for developers with a secret API key; GET /v1/dashboard/{projectId}/reports answers ${DEFAULT_PAGE_LIMIT} reports a page unless \`limit\` says otherwise (at most ${MAX_PAGE_LIMIT}); to read them all, follow \`pagination.next_cursor\` with \`cursor\`
 
 ## Optional
 

@@ -117,7 +117,7 @@ function paths(base: string): Record<string, JsonSchema> {
         tags: ['Read'],
         summary: 'List reports of a project, with statistics',
         description:
-          'Newest first (`created_at`, then `id`, descending). `pagination.total` counts the reports matching every filter; `stats` counts every filter except `outcome`. A project of another account is 404, like an unknown id. An unknown query parameter is refused with 400 `invalid_query` (its `detail` names it and lists the accepted ones) rather than ignored, so a filter this endpoint does not have never answers with unfiltered reports.',
+          'Newest first (`created_at`, then `id`, descending). `pagination.total` counts the reports matching every filter; `stats` counts every filter except `outcome`. A project of another account is 404, like an unknown id. An unknown query parameter is refused with 400 `invalid_query` (its `detail` names it and lists the accepted ones) rather than ignored, so a filter this endpoint does not have never answers with unfiltered reports. To read everything, follow `pagination.next_cursor` (null on the last page) with `?cursor=` instead of counting pages: each page starts right after the last report of the one before, so reports arriving meanwhile neither repeat nor skip a report, and a deep page costs what the first does.',
         security: READ_SECURITY,
         parameters: [projectId, ...listReportsQueryParameters()],
         responses: {
@@ -130,7 +130,7 @@ function paths(base: string): Record<string, JsonSchema> {
                   project: { id: EXAMPLE_PROJECT_ID, name: 'My MCP server' },
                   stats: { total: 1, success: 0, failure: 0, confusing: 1, gave_up: 0, request: 0 },
                   reports: [EXAMPLE_REPORT],
-                  pagination: { page: 1, limit: DEFAULT_PAGE_LIMIT, total: 1 },
+                  pagination: { page: 1, limit: DEFAULT_PAGE_LIMIT, total: 1, next_cursor: null },
                 },
               },
             },

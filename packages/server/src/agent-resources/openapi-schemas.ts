@@ -80,7 +80,9 @@ export const QUERY_DESCRIPTIONS: Record<string, string> = {
   source: 'Only reports from this source (exact match).',
   from: 'Inclusive lower bound: an ISO 8601 date (`2026-11-21`) or date-time (`2026-11-21T14:30:00Z`; offset honoured, UTC when absent).',
   to: 'Inclusive upper bound, same formats as `from`; a date-only `to` covers that whole day.',
-  page: 'Page number, 1 or more (default 1). A page past the end returns an empty `reports` array.',
+  page: 'Page number, 1 or more (default 1). A page past the end returns an empty `reports` array. Not together with `cursor`.',
+  cursor:
+    'Extension: `pagination.next_cursor` of the previous page, passed as it came (opaque), to get the page after it. Send the same filters as the request that returned it (`limit` may change); a cursor made for other filters or another project, or not made by this endpoint, is refused with 400 `invalid_query` naming `cursor`. Not together with `page`.',
   limit: `Reports per page, 1 or more (default ${DEFAULT_PAGE_LIMIT}); values above ${MAX_PAGE_LIMIT} are clamped to ${MAX_PAGE_LIMIT}.`,
 };
 

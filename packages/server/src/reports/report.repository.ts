@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 
@@ -87,17 +87,91 @@ export function byCodePoint(dialect: Dialect, column: string): RawBuilder<unknow
   return dialect === 'postgres' ? sql`${sql.ref(column)} collate "C"` : sql`${sql.ref(column)}`;
 }
 
+/** Where a page ends: the last report's time (full precision, ISO 8601) and id. */
+export interface ReportKey {
+  createdAt: string;
+  id: string;
+}
+
+/** A page by number (rows to skip) or after a report (a cursor: a keyset seek). */
+export type PageStart = { offset: number } | { after: ReportKey };
+
+/**
+ * The label a page seeks on when several are given, most selective first as projects usually
+ * look: many tools, a handful of agent clients, five outcomes. The others are checked inside
+ * the entries of that label's index, which carries all three (migration 0011).
+ */
+const SEEK_ORDER = ['toolName', 'source', 'outcome'] as const;
+const LABEL_COLUMN = {
+  toolName: 'reports.tool_name',
+  source: 'reports.source',
+  outcome: 'reports.outcome',
+} as const;
+
+/**
+ * One page of reports, newest first (created_at desc, id desc), as a deferred join: the inner
+ * query picks the page's ids from index entries alone (every column it reads is in the index it
+ * seeks), so the rows a deep page skips, and those a second label rules out, cost an index entry
+ * each; only the page's own rows are read from the table. Without it, PostgreSQL fetched every
+ * skipped row of a deep page from the heap, and SQLite read the row of every report of the
+ * first label to check the second (`outcome=failure&tool_name=X`: 1.2 s at 1M reports). After a
+ * cursor the seek starts at the key itself: O(limit).
+ *
+ * On SQLite (no statistics: the server never runs ANALYZE) the planner takes the first index
+ * that matches an equality, which for `outcome=failure&tool_name=X` was the outcome index,
+ * reading every failure's row to check its tool: the labels other than the one to seek on are
+ * written as `+column`, which matches no index (see groupKey). PostgreSQL chooses with
+ * statistics: the columns as they are.
+ */
 export async function listReportsPage(
   db: Kysely<DB>,
+  dialect: Dialect,
   projectId: string,
   filters: ReportFilters,
-  page: { offset: number; limit: number },
+  page: PageStart & { limit: number },
 ) {
-  return applyReportFilters(db.selectFrom('reports').select(REPORT_COLUMNS), projectId, filters)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+  const seekOn = SEEK_ORDER.find((label) => filters[label] !== undefined);
+  let ids = db
+    .selectFrom('reports')
+    .select(['reports.id', 'reports.created_at'])
+    .where('reports.project_id', '=', projectId);
+  for (const label of SEEK_ORDER) {
+    const value = filters[label];
+    if (value === undefined) continue;
+    const column = LABEL_COLUMN[label];
+    ids =
+      dialect === 'sqlite' && label !== seekOn
+        ? ids.where(sql<string>`+${sql.ref(column)}`, '=', value)
+        : ids.where(column, '=', value);
+  }
+  // SQLite rates a range on created_at as more selective than a label's equality and would walk
+  // the time index checking the label; likely() says the range keeps most rows, and SQLite still
+  // seeks on it (it looks through the wrapper), after the label.
+  const bound = (term: RawBuilder<SqlBool>) =>
+    dialect === 'sqlite' ? sql<SqlBool>`likely(${term})` : term;
+  const createdAt = sql.ref('reports.created_at');
+  if (filters.from !== undefined)
+    ids = ids.where(bound(sql`${createdAt} >= ${filters.from.toISOString()}`));
+  const before = filters.before?.toISOString();
+  // A cursor inside the range is the tighter upper bound; both bounds together would let SQLite
+  // seek from `before` and walk down to the cursor, O(rows skipped) again instead of O(limit).
+  if (before !== undefined && !('after' in page && page.after.createdAt < before))
+    ids = ids.where(bound(sql`${createdAt} < ${before}`));
+  if ('after' in page) {
+    const { createdAt: at, id } = page.after;
+    ids = ids.where(bound(sql`(${createdAt}, ${sql.ref('reports.id')}) < (${at}, ${id})`));
+  }
+  const inner = ids
+    .orderBy('reports.created_at', 'desc')
+    .orderBy('reports.id', 'desc')
     .limit(page.limit)
-    .offset(page.offset)
+    .offset('offset' in page ? page.offset : 0);
+  return db
+    .selectFrom(inner.as('page'))
+    .innerJoin('reports', 'reports.id', 'page.id')
+    .select(REPORT_COLUMNS.map((column) => `reports.${column}` as const))
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc')
     .execute();
 }
 

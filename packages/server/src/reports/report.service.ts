@@ -17,10 +17,12 @@ import { getOwnedProject } from '../projects/project.service.js';
 import {
   countReportsByOutcome,
   listReportsPage,
+  type PageStart,
   type ReportFilters,
   type ReportRow,
 } from './report.repository.js';
 import { countersAnswer, sumReportCounts } from './report-counts.repository.js';
+import { type CursorScope, decodeCursor, encodeCursor } from './report-cursor.js';
 import { addToStats, emptyStats } from './report-stats.js';
 
 export function usageMonth(date: Date): string {
@@ -128,39 +130,67 @@ export async function listReports(
   query: ListReportsQuery,
 ): Promise<ReportList> {
   const project = await getOwnedProject(ctx.db, accountId, projectId);
-  // Every report acknowledged before this request, on the page as in the stats.
-  await ctx.reportWriter.flush();
   const facets: Omit<ReportFilters, 'outcome'> = {
     toolName: query.tool_name,
     source: query.source,
     from: query.from?.start,
     before: query.to?.end,
   };
+  const scope: CursorScope = { projectId: project.id, ...facets, outcome: query.outcome };
+  const { start, position } = pageStart(query, scope);
+  // Every report acknowledged before this request, on the page as in the stats.
+  await ctx.reportWriter.flush();
   const counts = countersAnswer(facets)
     ? await sumReportCounts(ctx.db, project.id, facets)
     : await countReportsByOutcome(ctx.db, ctx.database.dialect, project.id, facets);
   const stats = emptyStats();
   for (const [outcome, n] of counts) addToStats(stats, outcome, n);
   const matching = query.outcome ? stats[query.outcome] : stats.total;
-  const offset = (query.page - 1) * query.limit;
-  // A page past the end is an empty page, answered without asking the database for it.
-  const rows =
-    offset < matching
-      ? await listReportsPage(
+  // A page past the end is an empty page, answered without asking the database for it. One row
+  // more than the page says whether another page follows (next_cursor), exactly.
+  const fetched =
+    'offset' in start && start.offset >= matching
+      ? []
+      : await listReportsPage(
           ctx.db,
+          ctx.database.dialect,
           project.id,
           { ...facets, outcome: query.outcome },
-          { offset, limit: query.limit },
+          { ...start, limit: query.limit + 1 },
+        );
+  const rows = fetched.slice(0, query.limit);
+  const last = rows.at(-1);
+  const nextCursor =
+    fetched.length > query.limit && last
+      ? encodeCursor(
+          scope,
+          { createdAt: toDate(last.created_at).toISOString(), id: last.id },
+          position + rows.length,
         )
-      : [];
+      : null;
   return {
     project: { id: project.id, name: project.name },
     stats,
     reports: rows.map(toWireReport),
     pagination: {
-      page: query.page,
+      // After a cursor: the page these rows had when the walk began, at this limit.
+      page: Math.floor(position / query.limit) + 1,
       limit: query.limit,
       total: matching,
+      next_cursor: nextCursor,
     },
   };
+}
+
+/** Where the page starts: by number (an offset), or after the key a cursor carries. */
+function pageStart(
+  query: ListReportsQuery,
+  scope: CursorScope,
+): { start: PageStart; position: number } {
+  if (query.cursor !== undefined) {
+    const { after, position } = decodeCursor(query.cursor, scope);
+    return { start: { after }, position };
+  }
+  const offset = ((query.page ?? 1) - 1) * query.limit;
+  return { start: { offset }, position: offset };
 }
