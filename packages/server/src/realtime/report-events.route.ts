@@ -32,7 +32,6 @@ export function registerReportEvents(app: FastifyInstance, ctx: AppContext, hub:
       stream.send(`event: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
       try {
         if (lastEventId) {
-          await ctx.reportWriter.flush();
           const rows = await listReportsAfterId(ctx.db, project.id, lastEventId, RESUME_LIMIT);
           for (const row of rows) {
             if (!hub.replay(subscriber, toWireReport(row))) return;
