@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { CompiledQuery, QueryResult } from 'kysely';
 import { errorWithCode } from '../errors/storage-fault.js';
 import { type ReadPool, readCancelled, readTimedOut } from './read-pool.js';
-import type { ReadAnswer, ReadRequest } from './sqlite-reader-process.js';
+import type { ReadAnswer, ReaderStarted, ReadRequest } from './sqlite-reader-process.js';
 
 /**
  * Report reads of a SQLite file, run by up to `size` reader processes
@@ -51,32 +51,44 @@ export class SqliteReaderPool implements ReadPool {
     });
   }
 
-  /** The process ids of the running readers (tests check that a stopped one is gone). */
+  /** The process ids of the readers (tests check that a stopped one is gone). */
   pids(): number[] {
     return [...this.#readers].map((r) => r.child.pid ?? -1);
   }
 
+  /** The process ids of the readers running a read now. */
+  busy(): number[] {
+    return [...this.#readers].filter((r) => r.job !== null).map((r) => r.child.pid ?? -1);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
-    for (const job of this.#queue.splice(0)) this.#settle(job, new Error('the database is closed'));
+    this.#failQueue(new Error('the database is closed'));
     await Promise.all([...this.#readers].map((reader) => this.#stop(reader)));
   }
 
+  /**
+   * Hands queued reads to idle readers, and starts readers (up to `size`) for the reads that
+   * no reader is free or starting for. A read's time limit runs from its dispatch to a ready
+   * reader: a process start (slow on a loaded machine) does not count against it.
+   */
   #pump(): void {
-    while (this.#queue.length > 0) {
-      let reader = this.#idle.pop();
-      if (!reader) {
-        if (this.#readers.size >= this.options.size) return;
-        reader = this.#start();
-      }
+    if (this.#closed) return;
+    while (this.#queue.length > 0 && this.#idle.length > 0) {
+      const reader = this.#idle.pop()!;
       const job = this.#queue.shift()!;
       job.reader = reader;
       reader.job = job;
-      // From dispatch, so a read waiting behind others is not cut short by their time.
       if (this.options.timeoutMs > 0) {
         job.timer = setTimeout(() => this.#timeOut(job), this.options.timeoutMs);
       }
       reader.child.send(job.request);
+    }
+    const starting = [...this.#readers].filter((reader) => !reader.ready).length;
+    let wanted = this.#queue.length - starting;
+    while (wanted > 0 && this.#readers.size < this.options.size) {
+      this.#start();
+      wanted--;
     }
   }
 
@@ -86,9 +98,26 @@ export class SqliteReaderPool implements ReadPool {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    const reader: Reader = { child, job: null, exited: new Promise((r) => child.once('exit', r)) };
+    const reader: Reader = {
+      child,
+      job: null,
+      ready: false,
+      exited: new Promise((r) => child.once('exit', r)),
+    };
     this.#readers.add(reader);
-    child.on('message', (answer: ReadAnswer) => {
+    child.on('message', (answer: ReadAnswer | ReaderStarted) => {
+      if ('ready' in answer) {
+        if (answer.ready) {
+          if (!this.#readers.has(reader)) return; // stopped while it started (close)
+          reader.ready = true;
+          this.#idle.push(reader);
+          this.#pump();
+        } else {
+          // The file cannot be opened: the reads waiting fail as a read on it would (503).
+          this.#failQueue(errorWithCode(answer.message, answer.code));
+        }
+        return;
+      }
       const job = reader.job;
       if (!job || job.request.id !== answer.id) return;
       reader.job = null;
@@ -105,16 +134,18 @@ export class SqliteReaderPool implements ReadPool {
       this.#forget(reader);
       const job = reader.job;
       reader.job = null;
-      if (job) {
-        this.#settle(
-          job,
-          errorWithCode(`a SQLite reader process exited (${signal ?? code}) during a read`, null),
-        );
-      }
-      if (!this.#closed) this.#pump();
+      const error = errorWithCode(`a SQLite reader process exited (${signal ?? code})`, null);
+      if (job) this.#settle(job, error);
+      // One that never became ready would be started again and again: the reads fail instead.
+      else if (!reader.ready) this.#failQueue(error);
+      this.#pump();
     });
     child.on('error', () => {}); // 'exit' follows and says the rest.
     return reader;
+  }
+
+  #failQueue(error: Error): void {
+    for (const job of this.#queue.splice(0)) this.#settle(job, error);
   }
 
   #timeOut(job: Job): void {
@@ -182,6 +213,8 @@ interface Job {
 interface Reader {
   child: ChildProcess;
   job: Job | null;
+  /** Has opened the file and takes reads. */
+  ready: boolean;
   exited: Promise<unknown>;
 }
 

@@ -19,13 +19,25 @@ export type ReadAnswer =
   | { id: number; rows: unknown[] }
   | { id: number; error: { message: string; code: string | null } };
 
+/** The first message of a reader: it has opened the file, or why it could not. */
+export type ReaderStarted =
+  | { ready: true }
+  | { ready: false; message: string; code: string | null };
+
 const STATEMENT_CACHE_SIZE = 200;
 
 function main(): void {
   const path = process.argv[2];
   if (!path || !process.send) throw new Error('sqlite-reader-process: run by sqlite-reader-pool');
-  const db = new SQLite(path, { readonly: true, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
+  let db: SQLite.Database;
+  try {
+    db = new SQLite(path, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+  } catch (error) {
+    process.send({ ready: false, ...describe(error) } satisfies ReaderStarted);
+    process.disconnect();
+    return;
+  }
   // Statements reused by text, as on the main connection (database.ts).
   const cache = new Map<string, SQLite.Statement>();
   const send = process.send.bind(process);
@@ -40,16 +52,18 @@ function main(): void {
       }
       answer = { id: request.id, rows: statement.all(request.parameters) };
     } catch (error) {
-      const { message, code } = error as { message?: unknown; code?: unknown };
-      answer = {
-        id: request.id,
-        error: { message: String(message), code: typeof code === 'string' ? code : null },
-      };
+      answer = { id: request.id, error: describe(error) };
     }
     send(answer);
   });
+  send({ ready: true } satisfies ReaderStarted);
   // The server went away (even by kill -9): nothing is left to read for.
   process.on('disconnect', () => process.exit(0));
+}
+
+function describe(error: unknown): { message: string; code: string | null } {
+  const { message, code } = error as { message?: unknown; code?: unknown };
+  return { message: String(message), code: typeof code === 'string' ? code : null };
 }
 
 main();
