@@ -15,7 +15,7 @@ export class PgReadPool implements ReadPool {
   readonly #pool: pg.Pool;
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly options: { timeoutMs: number; onError(error: Error): void },
   ) {
     this.#pool = new pg.Pool({
@@ -41,8 +41,7 @@ export class PgReadPool implements ReadPool {
     let cancelled = false;
     const cancel = () => {
       cancelled = true;
-      // On another connection: this one is busy with the statement.
-      this.#pool.query('select pg_cancel_backend($1)', [pid]).catch(() => {});
+      void this.#cancel(pid);
     };
     signal?.addEventListener('abort', cancel, { once: true });
     try {
@@ -56,6 +55,23 @@ export class PgReadPool implements ReadPool {
     } finally {
       signal?.removeEventListener('abort', cancel);
       client.release();
+    }
+  }
+
+  /**
+   * pg_cancel_backend over a connection of its own: this pool's may all be busy with reads (the
+   * ones to cancel among them), and the main pool's belong to the writes.
+   */
+  async #cancel(pid: number): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query('select pg_cancel_backend($1)', [pid]);
+    } catch {
+      // The read then ends at statement_timeout.
+    } finally {
+      await client.end().catch(() => {});
     }
   }
 
