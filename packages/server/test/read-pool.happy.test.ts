@@ -69,4 +69,26 @@ describe.each(DIALECTS)('reads never stall ingest (%s)', (dialect) => {
     expect(list.status).toBe(200);
     expect(list.body.stats.total).toBe(5);
   });
+
+  it('carries the request signal to the reads of real routes, past their authentication', async () => {
+    server = await startTestServer(dialect);
+    const tenant = await server.tenant();
+    const scope = server.ctx.database.readScope;
+    const signalOf = scope.signal.bind(scope);
+    const seen: (AbortSignal | undefined)[] = [];
+    scope.signal = () => {
+      const signal = signalOf();
+      seen.push(signal);
+      return signal;
+    };
+    const res = await call(
+      `${server.url}/v1/dashboard/${tenant.projectId}/reports?from=2020-01-01`,
+      { headers: bearer(tenant.apiKey) },
+    );
+    expect(res.status).toBe(200);
+    // The stats count and the page: each report read ran with the request's signal.
+    expect(seen.length).toBeGreaterThan(0);
+    for (const signal of seen) expect(signal).toBeInstanceOf(AbortSignal);
+    expect(seen.every((signal) => signal?.aborted === false)).toBe(true);
+  });
 });
