@@ -96,4 +96,23 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
     }
     expect(Date.now() - stoppedAt).toBeLessThan(1500);
   });
+
+  it.runIf(dialect === 'sqlite')(
+    'replaces a reader process that died (killed from outside): the next read works',
+    async () => {
+      await start({});
+      const tenant = await server.tenant();
+      const list = () =>
+        call(`${server.url}/v1/dashboard/${tenant.projectId}/reports`, {
+          headers: bearer(tenant.apiKey),
+        });
+      expect((await list()).status).toBe(200);
+      const [pid] = readerPids();
+      process.kill(pid!, 'SIGKILL');
+      expect(await eventually(() => !readerPids().includes(pid!), 5000)).toBe(true);
+      expect((await list()).status).toBe(200);
+      expect(readerPids()).not.toContain(pid);
+      expect(readerPids().length).toBeGreaterThan(0);
+    },
+  );
 });
