@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   'too_many_streams',
   'internal_error',
   'service_unavailable',
+  'read_timeout',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -84,6 +85,7 @@ export function errorStatus(code: ErrorCode): number {
     case 'internal_error':
       return 500;
     case 'service_unavailable':
+    case 'read_timeout':
       return 503;
     default: {
       const unreachable: never = code;
@@ -125,6 +127,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   too_many_streams: 'Too many open event streams',
   internal_error: 'Internal server error',
   service_unavailable: 'Service unavailable',
+  read_timeout: 'Read took too long and was stopped',
 };
 
 export const FieldError = z.object({

@@ -34,6 +34,7 @@ import { registerHealth } from './health/health.route.js';
 import { createHttpGuard } from './http/http-server.js';
 import { registerLenientJsonBody } from './http/json-body.js';
 import { lazyRequestLogger } from './http/lazy-request-logger.js';
+import { registerReadCancellation } from './http/read-cancellation.js';
 import { registerListProjects } from './projects/list-projects.route.js';
 import { registerReportEvents } from './realtime/report-events.route.js';
 import { StreamHub } from './realtime/stream-hub.js';
@@ -114,6 +115,7 @@ export async function createApp(
 
   registerErrorHandling(app, ctx.config.publicUrl);
   registerLenientJsonBody(app);
+  registerReadCancellation(app, ctx.database.readScope);
 
   // First of the preClose hooks: requests that arrive while the server drains get a 503.
   app.addHook('preClose', async () => guard.markClosing());

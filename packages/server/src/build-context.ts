@@ -21,7 +21,10 @@ export async function buildContext(
   config: Config,
   log: FastifyBaseLogger,
 ): Promise<AppContext & { close(): Promise<void> }> {
-  const { database } = await openMigratedDatabase(config.databaseUrl, log);
+  const { database } = await openMigratedDatabase(config.databaseUrl, log, {
+    readers: config.sqliteReaders,
+    timeoutMs: config.readTimeoutMs,
+  });
   if (database.created) {
     // Said loudly: a new empty database at a path that should hold data (a moved file, a wrong
     // DATABASE_URL or volume) makes every key look rotated, and the operator must notice.
@@ -42,6 +45,9 @@ export async function buildContext(
         { cause: error },
       );
     });
+    // Every read of the report tables waits for the reports acknowledged before it
+    // (db/routed-dialect.ts): read-your-writes, without a flush() at each read.
+    database.setReadBarrier(() => reportWriter.flush());
     let bus: LocalEventBus | PgEventBus = new LocalEventBus();
     if (database.postgresUrl) {
       const pgBus = new PgEventBus(

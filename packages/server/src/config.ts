@@ -78,6 +78,15 @@ const Env = z.object({
   SQLITE_SYNC: z
     .enum(['normal', 'full'], { error: 'must be "normal" or "full"' })
     .default('normal'),
+  // Reads of reports (issue 17, item 3; README, Configuration): reader processes beside the
+  // event loop on a SQLite file, and a time limit on each read, both dialects.
+  SQLITE_READERS: z.coerce
+    .number({ error: 'must be a whole number of reader processes, 0 to 16' })
+    .int({ error: 'must be a whole number of reader processes, 0 to 16' })
+    .min(0, { error: 'must be a whole number of reader processes, 0 to 16' })
+    .max(16, { error: 'must be a whole number of reader processes, 0 to 16' })
+    .default(2),
+  READ_TIMEOUT_MS: limit(10_000, 'milliseconds'),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -146,6 +155,13 @@ export interface Config {
   maxToolNamesPerProject: number;
   maxSourcesPerProject: number;
   sqliteSync: SqliteSync;
+  /**
+   * Reader processes that run report reads of a SQLite file off the event loop; 0 = on the
+   * main connection, as before (db/sqlite-reader-pool.ts).
+   */
+  sqliteReaders: number;
+  /** A report read running longer is stopped: 503 `read_timeout` (0 = no limit). */
+  readTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
   trustProxy: boolean | number | string;
   /** Event streams (README, Configuration): how many one account may hold open at once… */
@@ -225,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signups: e.SIGNUPS,
     signupsPerAddress: e.SIGNUPS_PER_ADDRESS,
     sqliteSync: e.SQLITE_SYNC,
+    sqliteReaders: e.SQLITE_READERS,
+    readTimeoutMs: e.READ_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     http: {

@@ -21,6 +21,8 @@ describe('configuration', () => {
       maxToolNamesPerProject: 1000,
       maxSourcesPerProject: 1000,
       sqliteSync: 'normal',
+      sqliteReaders: 2,
+      readTimeoutMs: 10_000,
       logLevel: 'info',
       trustProxy: false,
       http: {
@@ -80,6 +82,8 @@ describe('configuration', () => {
       SIGNUPS: 'closed',
       SIGNUPS_PER_ADDRESS: '20',
       SQLITE_SYNC: 'full',
+      SQLITE_READERS: '0',
+      READ_TIMEOUT_MS: '2500',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '2',
       STREAMS_PER_ACCOUNT: '5',
@@ -95,6 +99,8 @@ describe('configuration', () => {
       signups: 'closed',
       signupsPerAddress: 20,
       sqliteSync: 'full',
+      sqliteReaders: 0,
+      readTimeoutMs: 2500,
       trustProxy: 2,
       streamsPerAccount: 5,
       streamsPerInstance: 300,
@@ -149,6 +155,8 @@ describe('configuration', () => {
         SIGNUPS_PER_ADDRESS: '0',
         STREAMS_PER_ACCOUNT: '0',
         STREAM_BUFFER_BYTES: '1024',
+        SQLITE_READERS: '17',
+        READ_TIMEOUT_MS: '-1',
       });
     } catch (error) {
       const message = (error as Error).message;
@@ -161,6 +169,8 @@ describe('configuration', () => {
         'SIGNUPS_PER_ADDRESS',
         'STREAMS_PER_ACCOUNT',
         'STREAM_BUFFER_BYTES',
+        'SQLITE_READERS',
+        'READ_TIMEOUT_MS',
       ])
         expect(message).toContain(name);
     }

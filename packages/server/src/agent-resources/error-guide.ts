@@ -69,6 +69,8 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
     'Something failed on the server and nothing was changed. Retry once after a moment; if it persists, carry on with your task.',
   service_unavailable:
     'The service cannot store reports right now (its database does not answer, the disk is full or read-only, or the server is restarting); nothing was stored. Retry once after the seconds in `Retry-After`; if it fails again, carry on with your task.',
+  read_timeout:
+    'A read (a list of reports, statistics, a replay of missed events) ran longer than this instance allows (`READ_TIMEOUT_MS`, 10 s by default) and was stopped so the server stays responsive; nothing was changed. Retry after the seconds in `Retry-After`; if it times out again, narrow the query: a shorter `from`/`to` range or another filter.',
 };
 
 export interface ErrorGuideEntry {

@@ -38,7 +38,6 @@ export async function listConsoleProjects(
   accountId: string,
 ): Promise<ConsoleProject[]> {
   const since = new Date(Date.now() - 7 * DAY_MS);
-  await ctx.reportWriter.flush();
   const [projects, counts] = await Promise.all([
     listProjects(ctx.db, accountId),
     countRecentByProject(ctx.db, accountId, since),
@@ -80,7 +79,6 @@ export async function projectTimeseries(
       { errors: [{ field: 'from', message: `range must be at most ${TIMESERIES_MAX_DAYS} days` }] },
     );
   }
-  await ctx.reportWriter.flush();
   const rows = await countByDay(ctx.db, ctx.database.dialect, project.id, {
     toolName: query.tool_name,
     source: query.source,
@@ -121,9 +119,7 @@ export async function projectToolStats(
   // As the reports list's stats (report.service.ts).
   const { tools, total } = countersAnswer(filters)
     ? await sumReportCountsByTool(ctx.db, project.id, filters, page)
-    : await ctx.reportWriter
-        .flush()
-        .then(() => countByTool(ctx.db, ctx.database.dialect, project.id, filters, page));
+    : await countByTool(ctx.db, ctx.database.dialect, project.id, filters, page);
   return {
     tools: tools.map(({ toolName, ...counts }) => ({
       tool_name: toolName,
@@ -152,9 +148,7 @@ export async function projectSourceStats(
   // As projectToolStats: the running counters hold all time, a date range is counted.
   const rows = countersAnswer(filters)
     ? await sumReportCountsBySource(ctx.db, dialect, project.id, filters, SOURCES_LIMIT)
-    : await ctx.reportWriter
-        .flush()
-        .then(() => countBySource(ctx.db, dialect, project.id, filters, SOURCES_LIMIT));
+    : await countBySource(ctx.db, dialect, project.id, filters, SOURCES_LIMIT);
   return {
     sources: rows.slice(0, SOURCES_LIMIT).map(({ source, n }) => ({ source, total: n })),
     truncated: rows.length > SOURCES_LIMIT,

@@ -3,9 +3,14 @@ import type SQLite from 'better-sqlite3';
 import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { PgReadPool } from './pg-read-pool.js';
+import type { ReadPool } from './read-pool.js';
+import { ReadScope } from './read-scope.js';
+import { RoutedDialect } from './routed-dialect.js';
 import type { DB } from './schema.js';
 import { openSqliteConnection, sqlitePath } from './sqlite-connection.js';
 import { refuseOrphanedJournal, watchSqliteFile } from './sqlite-file.js';
+import { SqliteReaderPool } from './sqlite-reader-pool.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -20,7 +25,25 @@ export interface Database {
   created: boolean;
   /** Why the database file is no longer the one opened (moved, replaced), or null (/readyz). */
   fileProblem(): string | null;
+  /**
+   * Sets what every report read waits for first (routed-dialect.ts): the report writer's
+   * `flush()`, set once when the writer is built (build-context.ts). Until then, nothing.
+   */
+  setReadBarrier(barrier: () => Promise<void>): void;
+  /** Carries each request's AbortSignal to its reads (http/read-cancellation.ts). */
+  readScope: ReadScope;
+  /** Where report reads run off the main connection, or null (on it). */
+  readPool: ReadPool | null;
   close(): Promise<void>;
+}
+
+/**
+ * Report reads off the main connection (the server; CLI commands keep everything on it):
+ * `readers` reader processes on a SQLite file, and each read stopped after `timeoutMs`.
+ */
+export interface ReadOptions {
+  readers: number;
+  timeoutMs: number;
 }
 
 /** Where connection errors of the pool go: the server's logger, or nowhere (CLI commands). */
@@ -32,15 +55,45 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-export function openDatabase(url: string, log: DatabaseLog = SILENT): Database {
+export function openDatabase(
+  url: string,
+  log: DatabaseLog = SILENT,
+  reads: ReadOptions | null = null,
+): Database {
+  const readScope = new ReadScope();
+  let barrier: () => Promise<void> = async () => {};
+  const routing = (pool: ReadPool | null) => ({
+    pool,
+    barrier: () => barrier(),
+    signal: () => readScope.signal(),
+  });
+  const common = {
+    readScope,
+    setReadBarrier(next: () => Promise<void>) {
+      barrier = next;
+    },
+  };
   if (isPostgresUrl(url)) {
-    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: openPool(url, log) }) });
+    const readPool = reads
+      ? new PgReadPool(url, {
+          timeoutMs: reads.timeoutMs,
+          onError: (error) =>
+            log.warn(
+              { err: error },
+              'a PostgreSQL read connection was lost; the pool opens a new one',
+            ),
+        })
+      : null;
+    const dialect = new PostgresDialect({ pool: openPool(url, log) });
+    const kysely = new Kysely<DB>({ dialect: new RoutedDialect(dialect, routing(readPool)) });
     return {
+      ...common,
       kysely,
       dialect: 'postgres',
       postgresUrl: url,
       sqlitePath: null,
       created: false,
+      readPool,
       fileProblem: () => null,
       close: () => kysely.destroy(),
     };
@@ -50,15 +103,21 @@ export function openDatabase(url: string, log: DatabaseLog = SILENT): Database {
   if (!memory) refuseOrphanedJournal(path);
   const created = !memory && !existsSync(path);
   const sqlite = openSqliteConnection(path);
-  const kysely = new Kysely<DB>({
-    dialect: new SqliteDialect({ database: forSharedFile(sqlite) }),
-  });
+  // `:memory:` cannot be opened by a second connection: its reads stay on the main one.
+  const readPool =
+    reads && reads.readers > 0 && !memory
+      ? new SqliteReaderPool(path, { size: reads.readers, timeoutMs: reads.timeoutMs })
+      : null;
+  const dialect = new SqliteDialect({ database: forSharedFile(sqlite) });
+  const kysely = new Kysely<DB>({ dialect: new RoutedDialect(dialect, routing(readPool)) });
   return {
+    ...common,
     kysely,
     dialect: 'sqlite',
     postgresUrl: null,
     sqlitePath: path,
     created,
+    readPool,
     fileProblem: memory ? () => null : watchSqliteFile(path),
     close: () => kysely.destroy(),
   };

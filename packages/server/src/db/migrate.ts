@@ -1,6 +1,12 @@
 import { type Migration, Migrator } from 'kysely';
 import { printableDatabaseUrl, StartupError } from '../errors/startup-error.js';
-import { type Database, type DatabaseLog, isPostgresUrl, openDatabase } from './database.js';
+import {
+  type Database,
+  type DatabaseLog,
+  isPostgresUrl,
+  openDatabase,
+  type ReadOptions,
+} from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { sessionsMigration } from './migrations/0002-sessions.js';
 import { instanceSettingsMigration } from './migrations/0003-instance-settings.js';
@@ -49,10 +55,11 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
 export async function openMigratedDatabase(
   url: string,
   log?: DatabaseLog,
+  reads?: ReadOptions,
 ): Promise<{ database: Database; applied: string[] }> {
   let database: Database | null = null;
   try {
-    database = openDatabase(url, log);
+    database = openDatabase(url, log, reads);
     return { database, applied: await migrateToLatest(database) };
   } catch (error) {
     await database?.close().catch(() => {});

@@ -47,7 +47,6 @@ export async function getProjectLimits(
     { ...account, ...settings },
   );
   const now = new Date();
-  await ctx.reportWriter.flush();
   return {
     settings,
     defaults: {
@@ -79,9 +78,9 @@ export async function setProjectLimits(
   const project = await getOwnedProject(ctx.db, accountId, projectId);
   const before = await findProjectLimits(ctx.db, project.id);
   if (settings.monthly_cap !== null && before?.monthly_cap == null) {
-    // Every report acknowledged so far is counted; one stored during these two statements
-    // may be missed (exact-ish, by at most the reports in flight).
-    await ctx.reportWriter.flush();
+    // Every report acknowledged so far is counted (the read waits for the writer,
+    // db/routed-dialect.ts); one stored during these two statements may be missed (exact-ish,
+    // by at most the reports in flight).
     const now = new Date();
     const used = await countProjectReportsSince(ctx.db, project.id, startOfMonth(now));
     await setProjectUsage(ctx.db, project.id, usageMonth(now), used);

@@ -32,7 +32,6 @@ export function registerReportEvents(app: FastifyInstance, ctx: AppContext, hub:
       stream.send(`event: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
       try {
         if (lastEventId) {
-          await ctx.reportWriter.flush();
           const rows = await listReportsAfterId(ctx.db, project.id, lastEventId, RESUME_LIMIT);
           for (const row of rows) {
             if (!hub.replay(subscriber, toWireReport(row))) return;
@@ -43,7 +42,10 @@ export function registerReportEvents(app: FastifyInstance, ctx: AppContext, hub:
         hub.goLive(subscriber);
       } catch (error) {
         // The response is already a stream: end it, and the client resumes with Last-Event-ID.
-        request.log.error({ err: error }, 'event stream replay failed');
+        // A replay stopped because the client left (http/read-cancellation.ts) is no fault.
+        if (!ctx.database.readScope.signal()?.aborted) {
+          request.log.error({ err: error }, 'event stream replay failed');
+        }
         stream.end(0);
       }
     },

@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/harness/databases.js';
+import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
+import type { SqliteReaderPool } from '../src/db/sqlite-reader-pool.js';
+import { bearer, call } from './http.js';
+import { eventually, startSlowReadServer } from './slow-read.js';
+
+const SLOW_READS = 10;
+
+describe.each(DIALECTS)('reads never stall ingest (%s)', (dialect) => {
+  let server: TestServer;
+  let slow: Awaited<ReturnType<typeof startSlowReadServer>>;
+  let controllers: AbortController[] = [];
+  afterEach(async () => {
+    for (const controller of controllers) controller.abort();
+    await slow?.close();
+    await server?.close();
+  });
+
+  it('answers submissions while 10 slow report reads are running, and reads them back after', async () => {
+    server = await startTestServer(dialect, { READ_TIMEOUT_MS: '60000' });
+    slow = await startSlowReadServer(server.ctx);
+    const tenant = await server.tenant();
+
+    controllers = Array.from({ length: SLOW_READS }, () => new AbortController());
+    let settled = 0;
+    const reads = controllers.map((controller) =>
+      fetch(slow.url, { signal: controller.signal })
+        .catch((error: Error) => error)
+        .finally(() => settled++),
+    );
+    // Every reader busy with one (SQLite: 2 processes, the rest queued behind them), or every
+    // statement running (PostgreSQL).
+    if (dialect === 'sqlite') {
+      const pool = server.ctx.database.readPool as SqliteReaderPool;
+      expect(await eventually(() => pool.busy().length === 2, 15_000)).toBe(true);
+    } else {
+      const active = async () => {
+        const { rows } = await sql<{ n: number | string }>`
+          select count(*) as n from pg_stat_activity
+          where datname = current_database() and state = 'active'
+            and query like '%pg_sleep(120)%' and pid <> pg_backend_pid()
+        `.execute(server.ctx.db);
+        return Number(rows[0]?.n);
+      };
+      expect(await eventually(async () => (await active()) === SLOW_READS, 15_000)).toBe(true);
+    }
+
+    // Ingest goes on: each submission is stored and answered while every read still runs.
+    for (let i = 0; i < 5; i++) {
+      const res = await call(`${server.url}/v1/reports`, {
+        body: { ingest_key: tenant.ingestKey, outcome: 'success', details: `during reads ${i}` },
+      });
+      expect(res.status).toBe(201);
+      expect(settled).toBe(0);
+    }
+    // And so do the reads that are not report reads (the API key check, the project lookup).
+    const projects = await call(`${server.url}/v1/projects`, { headers: bearer(tenant.apiKey) });
+    expect(projects.status).toBe(200);
+    expect(settled).toBe(0);
+
+    for (const controller of controllers) controller.abort();
+    await Promise.all(reads);
+    const list = await call<{ stats: { total: number } }>(
+      `${server.url}/v1/dashboard/${tenant.projectId}/reports`,
+      { headers: bearer(tenant.apiKey) },
+    );
+    expect(list.status).toBe(200);
+    expect(list.body.stats.total).toBe(5);
+  });
+
+  it('carries the request signal to the reads of real routes, past their authentication', async () => {
+    server = await startTestServer(dialect);
+    const tenant = await server.tenant();
+    const scope = server.ctx.database.readScope;
+    const signalOf = scope.signal.bind(scope);
+    const seen: (AbortSignal | undefined)[] = [];
+    scope.signal = () => {
+      const signal = signalOf();
+      seen.push(signal);
+      return signal;
+    };
+    const res = await call(
+      `${server.url}/v1/dashboard/${tenant.projectId}/reports?from=2020-01-01`,
+      { headers: bearer(tenant.apiKey) },
+    );
+    expect(res.status).toBe(200);
+    // The stats count and the page: each report read ran with the request's signal.
+    expect(seen.length).toBeGreaterThan(0);
+    for (const signal of seen) expect(signal).toBeInstanceOf(AbortSignal);
+    expect(seen.every((signal) => signal?.aborted === false)).toBe(true);
+  });
+});

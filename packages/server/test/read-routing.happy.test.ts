@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createTestDatabase,
+  DIALECTS,
+  type TestDatabase,
+} from '../../../test/harness/databases.js';
+import type { Database } from '../src/db/database.js';
+import { openMigratedDatabase } from '../src/db/migrate.js';
+import { SqliteReaderPool } from '../src/db/sqlite-reader-pool.js';
+
+/** A promise with its resolve, to hold the read barrier shut for as long as a test needs. */
+function gate() {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/** Whether `promise` is still pending after `ms` (it has not resolved nor rejected). */
+async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const timeout = new Promise((resolve) => setTimeout(() => resolve('pending'), ms));
+  return (
+    (await Promise.race([
+      promise.then(
+        () => 'settled',
+        () => 'settled',
+      ),
+      timeout,
+    ])) === 'pending'
+  );
+}
+
+describe.each(DIALECTS)('report reads routed by the database layer (%s)', (dialect) => {
+  let testDb: TestDatabase;
+  let database: Database;
+
+  afterEach(async () => {
+    await database?.close();
+    await testDb?.drop();
+  });
+
+  async function open() {
+    testDb = await createTestDatabase(dialect);
+    ({ database } = await openMigratedDatabase(testDb.url, undefined, {
+      readers: 2,
+      timeoutMs: 10_000,
+    }));
+    return database.kysely;
+  }
+
+  it('makes a report read wait for the read barrier, and only a report read outside a transaction', async () => {
+    const db = await open();
+    const barrier = gate();
+    let barrierCalls = 0;
+    database.setReadBarrier(() => {
+      barrierCalls++;
+      return barrier.promise;
+    });
+
+    // Keys, projects, accounts: never behind the barrier (the writer's own lookups are such).
+    await db.selectFrom('ingest_keys').select('key').execute();
+    await db.selectFrom('projects').select('id').execute();
+    // Inside a transaction (the transaction writer's own reads): never behind it either.
+    await db.transaction().execute((trx) => trx.selectFrom('reports').select('id').execute());
+    expect(barrierCalls).toBe(0);
+
+    // A report read, a counter read, and one with reports in a subquery wait for it.
+    const reads = [
+      db.selectFrom('reports').select('id').execute(),
+      db.selectFrom('report_counts').selectAll().execute(),
+      db
+        .selectFrom('projects')
+        .select('id')
+        .where('id', 'in', (eb) => eb.selectFrom('reports').select('project_id'))
+        .execute(),
+    ];
+    expect(await pendingAfter(Promise.all(reads), 150)).toBe(true);
+    expect(barrierCalls).toBe(3);
+    barrier.open();
+    await expect(Promise.all(reads)).resolves.toEqual([[], [], []]);
+  });
+
+  it.runIf(dialect === 'sqlite')(
+    'runs report reads in reader processes, at most as many as configured, and the rest on the main connection',
+    async () => {
+      const db = await open();
+      const pool = database.readPool;
+      expect(pool).toBeInstanceOf(SqliteReaderPool);
+      expect((pool as SqliteReaderPool).pids()).toEqual([]);
+      await db.selectFrom('projects').select('id').execute();
+      expect((pool as SqliteReaderPool).pids()).toEqual([]);
+      await Promise.all(
+        Array.from({ length: 6 }, () => db.selectFrom('reports').select('id').execute()),
+      );
+      const pids = (pool as SqliteReaderPool).pids();
+      expect(pids.length).toBeGreaterThan(0);
+      expect(pids.length).toBeLessThanOrEqual(2);
+      expect(pids).not.toContain(process.pid);
+    },
+  );
+});
