@@ -10,8 +10,8 @@ import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
 import { toWireReport } from './reports/report.service.js';
-import { createReportWriter, type ReportWriter } from './reports/report-writer.js';
 import { createReportScreen } from './reports/screening/report-screen.js';
+import { createReportWriter, type ReportWriter } from './reports/write-path/index.js';
 
 /**
  * Opens the database, brings its schema up to date, starts the report writer and the realtime

@@ -1,0 +1,203 @@
+import {
+  type LimitColumns,
+  limitReached,
+  type StorageDefaults,
+  storageLimits,
+} from '../../limits/storage-limits.js';
+import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
+
+/**
+ * The rules of the write path, once for both storage back ends: which counter rows a batch
+ * touches, what each submission of the batch comes to (in order, each counted after the ones
+ * before it), and the aggregated writes. Pure: no SQL, no I/O. The back ends look the keys up,
+ * read (and on PostgreSQL lock) the counter rows `limitRowsOf` names, call `planBatch`, and
+ * write what it returns (batch-steps.ts). Kept free of imports but storage-limits.ts: the SQLite
+ * writer's worker thread runs it too.
+ */
+
+/** What an active ingest key leads to: its project, its account and their limit columns. */
+export interface IngestTarget extends LimitColumns {
+  ingest_key: string;
+  project_id: string;
+  account_id: string;
+}
+
+/** A table of counters: its key columns and a `count` column, kept by upserts. */
+export interface CounterTable {
+  table: string;
+  columns: readonly string[];
+}
+
+/** One counter row and the count a batch adds to it. */
+export interface CounterWrite extends CounterTable {
+  key: readonly (string | number)[];
+  added: number;
+}
+
+/** The counters of the limits on stored reports (limits/storage-limits.ts), read before planning. */
+export const LIMIT_COUNTERS = {
+  account: { table: 'usage_counters', columns: ['account_id', 'month'] },
+  project: { table: 'project_usage', columns: ['project_id', 'month'] },
+  addressDay: { table: 'address_usage', columns: ['account_id', 'address', 'day'] },
+} as const satisfies Record<string, CounterTable>;
+
+type LimitKind = keyof typeof LIMIT_COUNTERS;
+
+/** A counter every stored report adds one to, at the key `keyOf` gives it. */
+export interface ReportCounter extends CounterTable {
+  keyOf(report: NewReport): readonly (string | number)[];
+}
+
+/**
+ * The per-report counters, written once per batch and row. Another such counter (hourly
+ * rollups, say) is one more entry here: the back ends write every entry, and reports imported
+ * without the limits (importReports) count in them too.
+ */
+export const REPORT_COUNTERS: readonly ReportCounter[] = [
+  // '' stands for an absent label (report_counts' key columns cannot be NULL).
+  {
+    table: 'report_counts',
+    columns: ['project_id', 'tool_name', 'source', 'outcome'],
+    keyOf: (r) => [r.projectId, r.toolName ?? '', r.source ?? '', r.outcome],
+  },
+];
+
+/** A counter row, named as one string: the lock order of PostgreSQL, and the map key here. */
+export function counterId(table: string, key: readonly (string | number)[]): string {
+  return JSON.stringify([table, ...key]);
+}
+
+/** The limit counter rows one submission counts against; a kind is null while it has no limit. */
+function limitRowsOf(
+  submission: ReportSubmission,
+  target: IngestTarget,
+  defaults: StorageDefaults,
+) {
+  const limits = storageLimits(defaults, target);
+  const { month, address, day } = submission;
+  const rows: Record<LimitKind, CounterWrite | null> = {
+    // The account's month is counted even when unlimited: it is what the dashboard shows.
+    account: { ...LIMIT_COUNTERS.account, key: [target.account_id, month], added: 0 },
+    project:
+      limits.project === null
+        ? null
+        : { ...LIMIT_COUNTERS.project, key: [target.project_id, month], added: 0 },
+    addressDay:
+      limits.addressDay === null
+        ? null
+        : { ...LIMIT_COUNTERS.addressDay, key: [target.account_id, address, day], added: 0 },
+  };
+  return { limits, rows };
+}
+
+/**
+ * The limit counter rows the batch reads before planning, each once, sorted by counterId: every
+ * writer takes their row locks in this one order, so two batches (of one process or of two)
+ * never wait for each other in a cycle.
+ */
+export function counterRowsToRead(
+  submissions: readonly ReportSubmission[],
+  targets: ReadonlyMap<string, IngestTarget>,
+  defaults: StorageDefaults,
+): CounterWrite[] {
+  const rows = new Map<string, CounterWrite>();
+  for (const submission of submissions) {
+    const target = targets.get(submission.ingestKey);
+    if (!target) continue;
+    for (const row of Object.values(limitRowsOf(submission, target, defaults).rows)) {
+      if (row) rows.set(counterId(row.table, row.key), row);
+    }
+  }
+  return sortById(rows);
+}
+
+export interface BatchPlan {
+  /** One per submission, in order. */
+  outcomes: SubmissionOutcome[];
+  /** The rows to insert into `reports` (or the SQLite inbox), in order. */
+  reports: NewReport[];
+  /** Every counter row the batch adds to (limit counters and REPORT_COUNTERS), by counterId. */
+  counters: CounterWrite[];
+}
+
+/**
+ * Decides each submission in order against the counts committed before the batch (`used`, by
+ * counterId; a row absent there counts 0) plus what the batch has already stored: the quota is
+ * exact, since the writer holds the counter rows (a lock on PostgreSQL, the write lock on
+ * SQLite) from the read to the commit.
+ */
+export function planBatch(
+  submissions: readonly ReportSubmission[],
+  targets: ReadonlyMap<string, IngestTarget>,
+  used: ReadonlyMap<string, number>,
+  defaults: StorageDefaults,
+): BatchPlan {
+  const counters = new Map<string, CounterWrite>();
+  function counter(row: CounterWrite): CounterWrite {
+    const id = counterId(row.table, row.key);
+    let existing = counters.get(id);
+    if (!existing) {
+      existing = row;
+      counters.set(id, row);
+    }
+    return existing;
+  }
+  const count = (row: CounterWrite | null) =>
+    row === null ? 0 : (used.get(counterId(row.table, row.key)) ?? 0) + row.added;
+  const reports: NewReport[] = [];
+
+  const outcomes = submissions.map((submission): SubmissionOutcome => {
+    const target = targets.get(submission.ingestKey);
+    if (!target) return { status: 'unknown_key' };
+    const { limits, rows } = limitRowsOf(submission, target, defaults);
+    const account = counter(rows.account!);
+    const project = rows.project && counter(rows.project);
+    const addressDay = rows.addressDay && counter(rows.addressDay);
+    const reached = limitReached(limits, {
+      account: count(account),
+      project: count(project),
+      addressDay: count(addressDay),
+    });
+    if (reached?.reached === 'quota_exceeded') {
+      return { status: 'quota_exceeded', limit: reached.limit };
+    }
+    if (reached) {
+      return { status: reached.reached, projectId: target.project_id, limit: reached.limit };
+    }
+    for (const row of [account, project, addressDay]) if (row) row.added += 1;
+    const report: NewReport = { ...submission.report, projectId: target.project_id };
+    reports.push(report);
+    addReportCounters(counter, report);
+    return { status: 'stored', projectId: target.project_id };
+  });
+  return {
+    outcomes,
+    reports,
+    counters: sortById(counters).filter((row) => row.added > 0),
+  };
+}
+
+/** The REPORT_COUNTERS of reports stored as they are (importReports: seeding, copying). */
+export function reportCountersOf(reports: readonly NewReport[]): CounterWrite[] {
+  const counters = new Map<string, CounterWrite>();
+  for (const report of reports) {
+    addReportCounters((row) => {
+      const id = counterId(row.table, row.key);
+      const existing = counters.get(id);
+      if (existing) return existing;
+      counters.set(id, row);
+      return row;
+    }, report);
+  }
+  return sortById(counters);
+}
+
+function addReportCounters(counter: (row: CounterWrite) => CounterWrite, report: NewReport) {
+  for (const { table, columns, keyOf } of REPORT_COUNTERS) {
+    counter({ table, columns, key: keyOf(report), added: 0 }).added += 1;
+  }
+}
+
+function sortById(rows: Map<string, CounterWrite>): CounterWrite[] {
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}
