@@ -41,7 +41,13 @@ export function postgresAvailable(): boolean {
   return findBinDir() !== null;
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/**
+ * `durable`: PostgreSQL's default fsync and synchronous_commit (measurements of commit cost);
+ * otherwise both off, as tests need no durability from the cluster.
+ */
+export async function startPostgresCluster(
+  options: { durable?: boolean } = {},
+): Promise<PostgresCluster> {
   const binDir = findBinDir();
   if (binDir === null) throw new Error('PostgreSQL binaries (initdb, pg_ctl) not found');
   const bin = (name: string) => (binDir ? join(binDir, name) : name);
@@ -67,7 +73,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       join(dir, 'postgres.log'),
       '-w',
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300${options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off'}`,
       'start',
     ]);
     running = true;
