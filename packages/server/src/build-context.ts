@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
+import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
 import { LocalEventBus } from './realtime/event-bus.js';
@@ -58,7 +59,9 @@ export async function buildContext(
     }
     const throttles = new ThrottleLog(db, log);
     throttles.start();
-    const ingestGate = new IngestGate(db, config.ingestLimits, throttles);
+    // One key → project cache for the gate and the screen (keys/ingest-key-cache.ts).
+    const ingestKeys = new IngestKeyCache(db);
+    const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
     return {
       config,
       database,
@@ -68,7 +71,7 @@ export async function buildContext(
       ingestGate,
       throttles,
       passwords: createPasswordHasher(),
-      reportScreen: createReportScreen(db, config),
+      reportScreen: createReportScreen(db, config, ingestKeys),
       async close() {
         // The writer first: reports under way are stored (and announced) before the rest goes.
         await reportWriter.close();

@@ -50,3 +50,26 @@ export async function isActiveIngestKey(db: Kysely<DB>, key: string): Promise<bo
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * What the submit path needs of an active ingest key before the writer (keys/ingest-key-cache.ts):
+ * its project, the project's bucket settings and its redaction setting.
+ */
+export async function findIngestKeyProfile(db: Kysely<DB>, key: string) {
+  return db
+    .selectFrom('ingest_keys')
+    .innerJoin('projects', 'projects.id', 'ingest_keys.project_id')
+    .select([
+      'projects.id as project_id',
+      'projects.key_rate',
+      'projects.key_burst',
+      'projects.address_rate',
+      'projects.address_burst',
+      'projects.redact_personal_data',
+    ])
+    .where('ingest_keys.key', '=', key)
+    .where('ingest_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export type IngestKeyProfile = NonNullable<Awaited<ReturnType<typeof findIngestKeyProfile>>>;
