@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../../../test/harness/test-ser
  * in-process app (2,000 submits at concurrency 50, Fastify's inject, no sockets), on a cluster
  * of its own with PostgreSQL's default durability (fsync and synchronous_commit on). Skipped
  * unless DEBRIEF_MEASURE_INGEST=1; prints req/s and p50/p99. `npm run bench` is the real one.
+ * DEBRIEF_MEASURE_DIALECT=sqlite measures a SQLite file instead (the cluster then idles).
  */
 const MEASURE = process.env.DEBRIEF_MEASURE_INGEST === '1';
 const TOTAL = 2000;
@@ -25,13 +26,14 @@ describe.skipIf(!MEASURE)('PostgreSQL ingest throughput (measurement)', () => {
     await admin.connect();
     await admin.query('create database measure');
     await admin.end();
-    server = await startTestServer(
-      'postgres',
-      {},
-      {
-        databaseUrl: cluster.url.replace(/\/[^/]*$/, '/measure'),
-      },
-    );
+    server =
+      process.env.DEBRIEF_MEASURE_DIALECT === 'sqlite'
+        ? await startTestServer('sqlite')
+        : await startTestServer(
+            'postgres',
+            {},
+            { databaseUrl: cluster.url.replace(/\/[^/]*$/, '/measure') },
+          );
   });
   afterAll(async () => {
     await server?.close();
@@ -64,7 +66,7 @@ describe.skipIf(!MEASURE)('PostgreSQL ingest throughput (measurement)', () => {
     const at = (q: number) =>
       latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
     console.log(
-      `PostgreSQL ingest: ${Math.round(TOTAL / seconds)} req/s, p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms`,
+      `${server.ctx.database.dialect} ingest: ${Math.round(TOTAL / seconds)} req/s, p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms`,
     );
     expect(latencies).toHaveLength(TOTAL);
   });
