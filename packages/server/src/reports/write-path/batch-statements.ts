@@ -38,17 +38,27 @@ function valuesStatements(
   const statements: Statement[] = [];
   const width = rows[0]?.length ?? 1;
   const size = rowsPerStatement(dialect, width);
+  // One text per chunk size, built once: on SQLite every statement of a batch is the same
+  // string, so the thread's statement cache hashes it once.
+  const texts = new Map<number, string>();
+  const text = (count: number) => {
+    let sql = texts.get(count);
+    if (sql === undefined) {
+      let n = 0;
+      const tuple = () =>
+        `(${Array.from({ length: width }, () => (dialect === 'sqlite' ? '?' : `$${++n}`)).join(', ')})`;
+      sql = `${head} values ${Array.from({ length: count }, tuple).join(', ')} ${tail}`;
+      texts.set(count, sql);
+    }
+    return sql;
+  };
   for (let start = 0; start < rows.length; start += size) {
+    if (size === 1) {
+      statements.push({ sql: text(1), parameters: rows[start]!, returnsRows });
+      continue;
+    }
     const chunk = rows.slice(start, start + size);
-    let n = 0;
-    const tuples = chunk.map(
-      (row) => `(${row.map(() => (dialect === 'sqlite' ? '?' : `$${++n}`)).join(', ')})`,
-    );
-    statements.push({
-      sql: `${head} values ${tuples.join(', ')} ${tail}`,
-      parameters: chunk.flat(),
-      returnsRows,
-    });
+    statements.push({ sql: text(chunk.length), parameters: chunk.flat(), returnsRows });
   }
   return statements;
 }

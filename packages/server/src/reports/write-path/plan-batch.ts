@@ -31,6 +31,8 @@ export interface CounterTable {
 /** One counter row and the count a batch adds to it. */
 export interface CounterWrite extends CounterTable {
   key: readonly (string | number)[];
+  /** counterId(table, key). */
+  id: string;
   added: number;
 }
 
@@ -40,8 +42,6 @@ export const LIMIT_COUNTERS = {
   project: { table: 'project_usage', columns: ['project_id', 'month'] },
   addressDay: { table: 'address_usage', columns: ['account_id', 'address', 'day'] },
 } as const satisfies Record<string, CounterTable>;
-
-type LimitKind = keyof typeof LIMIT_COUNTERS;
 
 /** A counter every stored report adds one to, at the key `keyOf` gives it. */
 export interface ReportCounter extends CounterTable {
@@ -67,27 +67,68 @@ export function counterId(table: string, key: readonly (string | number)[]): str
   return JSON.stringify([table, ...key]);
 }
 
-/** The limit counter rows one submission counts against; a kind is null while it has no limit. */
+/** The counter rows of one batch, each one object, by counterId. */
+class BatchCounters {
+  readonly rows = new Map<string, CounterWrite>();
+
+  row(table: CounterTable, key: readonly (string | number)[]): CounterWrite {
+    const id = counterId(table.table, key);
+    let row = this.rows.get(id);
+    if (!row) {
+      row = { table: table.table, columns: table.columns, key, id, added: 0 };
+      this.rows.set(id, row);
+    }
+    return row;
+  }
+
+  /** Sorted by counterId: the one lock order of every writer. */
+  sorted(): CounterWrite[] {
+    return [...this.rows.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
+
+type LimitRows = ReturnType<typeof limitRowsOf>;
+
+/**
+ * The limits and the limit counter rows one submission counts against (a kind is null while it
+ * has no limit); computed once per key, month, day and address of the batch.
+ */
 function limitRowsOf(
+  counters: BatchCounters,
   submission: ReportSubmission,
   target: IngestTarget,
   defaults: StorageDefaults,
 ) {
   const limits = storageLimits(defaults, target);
   const { month, address, day } = submission;
-  const rows: Record<LimitKind, CounterWrite | null> = {
+  return {
+    limits,
     // The account's month is counted even when unlimited: it is what the dashboard shows.
-    account: { ...LIMIT_COUNTERS.account, key: [target.account_id, month], added: 0 },
+    account: counters.row(LIMIT_COUNTERS.account, [target.account_id, month]),
     project:
       limits.project === null
         ? null
-        : { ...LIMIT_COUNTERS.project, key: [target.project_id, month], added: 0 },
+        : counters.row(LIMIT_COUNTERS.project, [target.project_id, month]),
     addressDay:
       limits.addressDay === null
         ? null
-        : { ...LIMIT_COUNTERS.addressDay, key: [target.account_id, address, day], added: 0 },
+        : counters.row(LIMIT_COUNTERS.addressDay, [target.account_id, address, day]),
   };
-  return { limits, rows };
+}
+
+/** limitRowsOf, remembered per key, month, day and address (a batch repeats them). */
+function limitRowsCache(counters: BatchCounters, defaults: StorageDefaults) {
+  const cache = new Map<string, LimitRows>();
+  return (submission: ReportSubmission, target: IngestTarget): LimitRows => {
+    const { ingestKey, month, day, address } = submission;
+    const id = `${ingestKey} ${month} ${day} ${address}`;
+    let rows = cache.get(id);
+    if (!rows) {
+      rows = limitRowsOf(counters, submission, target, defaults);
+      cache.set(id, rows);
+    }
+    return rows;
+  };
 }
 
 /**
@@ -100,15 +141,13 @@ export function counterRowsToRead(
   targets: ReadonlyMap<string, IngestTarget>,
   defaults: StorageDefaults,
 ): CounterWrite[] {
-  const rows = new Map<string, CounterWrite>();
+  const counters = new BatchCounters();
+  const rowsOf = limitRowsCache(counters, defaults);
   for (const submission of submissions) {
     const target = targets.get(submission.ingestKey);
-    if (!target) continue;
-    for (const row of Object.values(limitRowsOf(submission, target, defaults).rows)) {
-      if (row) rows.set(counterId(row.table, row.key), row);
-    }
+    if (target) rowsOf(submission, target);
   }
-  return sortById(rows);
+  return counters.sorted();
 }
 
 export interface BatchPlan {
@@ -132,27 +171,16 @@ export function planBatch(
   used: ReadonlyMap<string, number>,
   defaults: StorageDefaults,
 ): BatchPlan {
-  const counters = new Map<string, CounterWrite>();
-  function counter(row: CounterWrite): CounterWrite {
-    const id = counterId(row.table, row.key);
-    let existing = counters.get(id);
-    if (!existing) {
-      existing = row;
-      counters.set(id, row);
-    }
-    return existing;
-  }
+  const counters = new BatchCounters();
+  const rowsOf = limitRowsCache(counters, defaults);
   const count = (row: CounterWrite | null) =>
-    row === null ? 0 : (used.get(counterId(row.table, row.key)) ?? 0) + row.added;
+    row === null ? 0 : (used.get(row.id) ?? 0) + row.added;
   const reports: NewReport[] = [];
 
   const outcomes = submissions.map((submission): SubmissionOutcome => {
     const target = targets.get(submission.ingestKey);
     if (!target) return { status: 'unknown_key' };
-    const { limits, rows } = limitRowsOf(submission, target, defaults);
-    const account = counter(rows.account!);
-    const project = rows.project && counter(rows.project);
-    const addressDay = rows.addressDay && counter(rows.addressDay);
+    const { limits, account, project, addressDay } = rowsOf(submission, target);
     const reached = limitReached(limits, {
       account: count(account),
       project: count(project),
@@ -164,40 +192,24 @@ export function planBatch(
     if (reached) {
       return { status: reached.reached, projectId: target.project_id, limit: reached.limit };
     }
-    for (const row of [account, project, addressDay]) if (row) row.added += 1;
+    account.added += 1;
+    if (project) project.added += 1;
+    if (addressDay) addressDay.added += 1;
     const report: NewReport = { ...submission.report, projectId: target.project_id };
     reports.push(report);
-    addReportCounters(counter, report);
+    addReportCounters(counters, report);
     return { status: 'stored', projectId: target.project_id };
   });
-  return {
-    outcomes,
-    reports,
-    counters: sortById(counters).filter((row) => row.added > 0),
-  };
+  return { outcomes, reports, counters: counters.sorted().filter((row) => row.added > 0) };
 }
 
 /** The REPORT_COUNTERS of reports stored as they are (importReports: seeding, copying). */
 export function reportCountersOf(reports: readonly NewReport[]): CounterWrite[] {
-  const counters = new Map<string, CounterWrite>();
-  for (const report of reports) {
-    addReportCounters((row) => {
-      const id = counterId(row.table, row.key);
-      const existing = counters.get(id);
-      if (existing) return existing;
-      counters.set(id, row);
-      return row;
-    }, report);
-  }
-  return sortById(counters);
+  const counters = new BatchCounters();
+  for (const report of reports) addReportCounters(counters, report);
+  return counters.sorted();
 }
 
-function addReportCounters(counter: (row: CounterWrite) => CounterWrite, report: NewReport) {
-  for (const { table, columns, keyOf } of REPORT_COUNTERS) {
-    counter({ table, columns, key: keyOf(report), added: 0 }).added += 1;
-  }
-}
-
-function sortById(rows: Map<string, CounterWrite>): CounterWrite[] {
-  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+function addReportCounters(counters: BatchCounters, report: NewReport): void {
+  for (const counter of REPORT_COUNTERS) counters.row(counter, counter.keyOf(report)).added += 1;
 }
