@@ -10,7 +10,7 @@ import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-wr
  * The rules of the write path, once for both storage back ends: which counter rows a batch
  * touches, what each submission of the batch comes to (in order, each counted after the ones
  * before it), and the aggregated writes. Pure: no SQL, no I/O. The back ends look the keys up,
- * read (and on PostgreSQL lock) the counter rows `limitRowsOf` names, call `planBatch`, and
+ * read (and on PostgreSQL lock) the counter rows `counterRowsToRead` names, call `planBatch`, and
  * write what it returns (batch-steps.ts). Kept free of imports but storage-limits.ts: the SQLite
  * writer's worker thread runs it too.
  */
@@ -51,7 +51,10 @@ export interface ReportCounter extends CounterTable {
 /**
  * The per-report counters, written once per batch and row. Another such counter (hourly
  * rollups, say) is one more entry here: the back ends write every entry, and reports imported
- * without the limits (importReports) count in them too.
+ * without the limits (importReports) count in them too. For example:
+ *   { table: 'report_rollups', columns: ['project_id', 'hour', 'tool_name', 'source', 'outcome'],
+ *     keyOf: (r) => [r.projectId, hourOf(r.createdAt), r.toolName ?? '', r.source ?? '', r.outcome] }
+ * (its count column must be named `count`, as the upsert of batch-statements.ts writes it).
  */
 export const REPORT_COUNTERS: readonly ReportCounter[] = [
   // '' stands for an absent label (report_counts' key columns cannot be NULL).
