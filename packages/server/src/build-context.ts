@@ -4,14 +4,15 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
+import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
 import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
 import { toWireReport } from './reports/report.service.js';
-import { createReportWriter, type ReportWriter } from './reports/report-writer.js';
 import { createReportScreen } from './reports/screening/report-screen.js';
+import { createReportWriter, type ReportWriter } from './reports/write-path/index.js';
 
 /**
  * Opens the database, brings its schema up to date, starts the report writer and the realtime
@@ -64,7 +65,9 @@ export async function buildContext(
     }
     const throttles = new ThrottleLog(db, log);
     throttles.start();
-    const ingestGate = new IngestGate(db, config.ingestLimits, throttles);
+    // One key → project cache for the gate and the screen (keys/ingest-key-cache.ts).
+    const ingestKeys = new IngestKeyCache(db);
+    const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
     return {
       config,
       database,
@@ -74,7 +77,7 @@ export async function buildContext(
       ingestGate,
       throttles,
       passwords: createPasswordHasher(),
-      reportScreen: createReportScreen(db, config),
+      reportScreen: createReportScreen(db, config, ingestKeys),
       async close() {
         // The writer first: reports under way are stored (and announced) before the rest goes.
         await reportWriter.close();

@@ -6,8 +6,8 @@ import type { DB } from './db/schema.js';
 import type { IngestGate } from './limits/ingest-gate.js';
 import type { ThrottleLog } from './limits/throttle-log.js';
 import type { EventBus } from './realtime/event-bus.js';
-import type { ReportWriter } from './reports/report-writer.js';
 import type { ReportScreen } from './reports/screening/report-screen.js';
+import type { ReportWriter } from './reports/write-path/index.js';
 
 /**
  * Everything a service needs, built once at start (`buildContext`) and passed in: no module

@@ -2,6 +2,7 @@ import { ProblemDetails, ToolStats } from '@debrief/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
+import { IngestKeyCache } from '../src/keys/ingest-key-cache.js';
 import { createReportScreen } from '../src/reports/screening/report-screen.js';
 import { call } from './http.js';
 import { seedReport } from './seed.js';
@@ -78,7 +79,11 @@ describe.each(DIALECTS)('caps on distinct labels on %s', (dialect) => {
   it('knows the stored names from the database (a restarted or second instance)', async () => {
     const t = await server.tenant();
     for (const tool_name of ['a', 'b', 'c']) await submit(t.ingestKey, { tool_name });
-    const fresh = createReportScreen(server.ctx.db, server.config);
+    const fresh = createReportScreen(
+      server.ctx.db,
+      server.config,
+      new IngestKeyCache(server.ctx.db),
+    );
     const input = { outcome: 'success' as const, details: 'd', source: null, metadata: null };
     await expect(fresh.screen(t.ingestKey, { ...input, tool_name: 'c' })).resolves.toMatchObject({
       redactions: 0,

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { newId } from '../src/ids.js';
-import type { ReportWriter } from '../src/reports/report-writer.js';
-import { createSqliteReportWriter } from '../src/reports/sqlite-report-writer.js';
+import type { ReportWriter } from '../src/reports/write-path/index.js';
+import { createSqliteReportWriter } from '../src/reports/write-path/sqlite/sqlite-report-writer.js';
 import { submission } from './submissions.js';
 
 /**

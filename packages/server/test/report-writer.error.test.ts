@@ -8,7 +8,7 @@ import { openMigratedDatabase } from '../src/db/migrate.js';
 import {
   createSqliteReportWriter,
   startWriterThread,
-} from '../src/reports/sqlite-report-writer.js';
+} from '../src/reports/write-path/sqlite/sqlite-report-writer.js';
 import { call } from './http.js';
 import { submission } from './submissions.js';
 

@@ -5,12 +5,13 @@ import { newId } from '../src/ids.js';
 import { rotateIngestKey } from '../src/keys/key.service.js';
 import { usageMonth } from '../src/reports/report.service.js';
 import { getUsage } from '../src/reports/usage.repository.js';
+import { createReportWriter } from '../src/reports/write-path/index.js';
 import { submission } from './submissions.js';
 
 /**
- * The report writer (reports/report-writer.ts): on SQLite a writer thread that stores each batch
- * in one transaction and adds the counters up per batch; on PostgreSQL a transaction per report.
- * Submissions are fired together so that on SQLite they share batches.
+ * The report writer (reports/write-path/): on SQLite a writer thread, on PostgreSQL group commit
+ * over Kysely transactions; on both, each batch is one transaction that adds the counters up
+ * once per batch. Submissions are fired together so that they share batches.
  */
 describe.each(DIALECTS)('report writer on %s', (dialect) => {
   let server: TestServer;
@@ -122,5 +123,46 @@ describe.each(DIALECTS)('report writer shutdown on %s', (dialect) => {
     expect((await Promise.all(inFlight)).every((o) => o.status === 'stored')).toBe(true);
     await expect(server.ctx.reportWriter.submit(submission(t.ingestKey))).rejects.toThrow(/closed/);
     await server.close();
+  });
+});
+
+describe.skipIf(!DIALECTS.includes('postgres'))('group commit on postgres', () => {
+  it('concurrent submissions share transactions, and every outcome follows its commit', async () => {
+    const server = await startTestServer('postgres');
+    const batches: number[] = [];
+    const writer = createReportWriter(server.ctx.database, server.config, {
+      onCommit: (size) => batches.push(size),
+    });
+    try {
+      const t = await server.tenant();
+      const outcomes = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          writer.submit(submission(t.ingestKey, { toolName: `tool-${i % 3}` })).then((o) => {
+            // Resolved only after the commit of its batch: the batch is already counted.
+            expect(batches.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+            return o;
+          }),
+        ),
+      );
+      expect(outcomes.every((o) => o.status === 'stored')).toBe(true);
+      expect(batches.reduce((a, b) => a + b, 0)).toBe(60);
+      // Submitted in one turn: one transaction (at most a couple), not sixty.
+      expect(batches.length).toBeLessThanOrEqual(2);
+      expect(await getUsage(server.ctx.db, t.accountId, usageMonth(new Date()))).toBe(60);
+      const counts = await server.ctx.db
+        .selectFrom('report_counts')
+        .select(['tool_name', 'count'])
+        .where('project_id', '=', t.projectId)
+        .orderBy('tool_name')
+        .execute();
+      expect(counts.map((c) => [c.tool_name, Number(c.count)])).toEqual([
+        ['tool-0', 20],
+        ['tool-1', 20],
+        ['tool-2', 20],
+      ]);
+    } finally {
+      await writer.close();
+      await server.close();
+    }
   });
 });

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
-import { insertReport } from '../src/reports/report.repository.js';
-import { incrementReportCount } from '../src/reports/report-counts.repository.js';
+import { importReports } from '../src/reports/write-path/index.js';
 
 /** Inserts a report with a chosen time, as if submitted then (for date-range tests). */
 export async function seedReport(
@@ -23,10 +22,11 @@ export async function seedReport(
     createdAt,
     redactions: 0,
   };
-  // As the submit path does: the report and its facet counters commit together.
-  await db.transaction().execute(async (trx) => {
-    await insertReport(trx, row);
-    await incrementReportCount(trx, row);
-  });
+  // As the submit path does: the report and its counters commit together.
+  await db.transaction().execute((trx) => importReports(trx, dialectOf(db), [row]));
   return id;
+}
+
+function dialectOf(db: Kysely<DB>): 'sqlite' | 'postgres' {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }

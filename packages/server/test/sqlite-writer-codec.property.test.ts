@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ReportSubmission } from '../src/reports/report-writer.js';
-import type { BatchResult } from '../src/reports/sqlite-report-batch.js';
+import type { ReportSubmission } from '../src/reports/write-path/index.js';
+import type { BatchResult } from '../src/reports/write-path/sqlite/sqlite-thread-messages.js';
 import {
   type Numbered,
   packResults,
   packSubmissions,
   unpackResults,
   unpackSubmissions,
-} from '../src/reports/sqlite-writer-codec.js';
+} from '../src/reports/write-path/sqlite/sqlite-writer-codec.js';
 
 /** Any text, and text made of the codec's own marks: lengths, ':' and '-'. */
 const text = fc.oneof(

@@ -1,6 +1,6 @@
 import { newId } from '../src/ids.js';
 import { usageMonth } from '../src/reports/report.service.js';
-import type { ReportSubmission } from '../src/reports/report-writer.js';
+import type { ReportSubmission } from '../src/reports/write-path/index.js';
 
 /** A submission as the submit route hands it to the report writer, with a fresh id. */
 export const submission = (

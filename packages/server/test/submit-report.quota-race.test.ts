@@ -65,3 +65,53 @@ describe.each(DIALECTS)('quota under concurrent submits on %s', (dialect) => {
     expect(results.filter((r) => r.status === 429)).toHaveLength(15);
   });
 });
+
+/**
+ * Two server processes on one PostgreSQL database (issue 17, item 6), modelled by two instances
+ * in this process: each has its own pool and its own group-commit writer, so only the row locks
+ * of the counters keep their batches from passing the quota together.
+ */
+describe.skipIf(!DIALECTS.includes('postgres'))('quota across two instances on postgres', () => {
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    first = await startTestServer('postgres');
+    second = await startTestServer('postgres', {}, { databaseUrl: first.config.databaseUrl });
+  });
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  it('20 concurrent submits split over both, with 5 remaining, store exactly 5', async () => {
+    const t = await first.tenant({ monthlyQuota: 5 });
+    for (let round = 0; round < 3; round++) {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call(`${(i % 2 === 0 ? first : second).url}/v1/reports`, {
+            body: { ingest_key: t.ingestKey, outcome: 'failure', details: `race ${round} ${i}` },
+          }),
+        ),
+      );
+      const created = results.filter((r) => r.status === 201).length;
+      expect(created).toBe(round === 0 ? 5 : 0);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(20 - created);
+    }
+    const list = await call(`${second.url}/v1/dashboard/${t.projectId}/reports?limit=100`, {
+      headers: bearer(t.apiKey),
+    });
+    expect(list.body.pagination.total).toBe(5);
+  });
+
+  it('two writers submitting straight to one database: 5 of 40 stored, none lost, none extra', async () => {
+    const t = await first.tenant({ monthlyQuota: 5 });
+    const { submission } = await import('./submissions.js');
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 === 0 ? first : second).ctx.reportWriter.submit(submission(t.ingestKey)),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'stored')).toHaveLength(5);
+    expect(outcomes.filter((o) => o.status === 'quota_exceeded')).toHaveLength(35);
+  });
+});

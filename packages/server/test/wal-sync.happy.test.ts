@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteConnection } from '../src/db/sqlite-connection.js';
-import { createWalSync, type Fdatasync, type WalSync } from '../src/reports/wal-sync.js';
+import {
+  createWalSync,
+  type Fdatasync,
+  type WalSync,
+} from '../src/reports/write-path/sqlite/wal-sync.js';
 
 /**
  * The fsync of the writer's commits under SQLITE_SYNC=normal (wal-sync.ts), on a real SQLite

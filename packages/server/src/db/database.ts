@@ -163,7 +163,7 @@ const STATEMENT_CACHE_SIZE = 500;
  *   (BENCHMARKS.md). Kysely runs one query at a time on this single connection, so a cached
  *   statement is never in use twice at once.
  * - Transactions begin IMMEDIATE. The report writer commits on its own connection
- *   (reports/sqlite-report-writer.ts); a deferred transaction that read before that commit and
+ *   (reports/write-path/); a deferred transaction that read before that commit and
  *   writes after it would fail with SQLITE_BUSY_SNAPSHOT instead of waiting for the lock.
  */
 function forSharedFile(sqlite: SQLite.Database): SqliteDatabase {

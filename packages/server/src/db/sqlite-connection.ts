@@ -13,7 +13,7 @@ export function sqlitePath(url: string): string {
 
 /**
  * One connection to the SQLite file, set up alike wherever one is opened: the server's main
- * connection and the report writer's (reports/sqlite-report-worker.ts). Kept free of Kysely and
+ * connection and the report writer's (reports/write-path/sqlite/). Kept free of Kysely and
  * pg so that the worker thread loads only what it uses.
  */
 export function openSqliteConnection(
@@ -26,7 +26,7 @@ export function openSqliteConnection(
   const sqlite = new SQLite(path, { fileMustExist: mustExist });
   // WAL lets readers run beside the writer. synchronous=FULL fsyncs the WAL on every commit, so
   // what this connection commits survives a power cut. The report writer's connection sets its
-  // own, from SQLITE_SYNC (reports/sqlite-report-worker.ts).
+  // own, from SQLITE_SYNC (reports/write-path/sqlite/sqlite-report-worker.ts).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export async function insertIngestKey(
@@ -40,27 +40,36 @@ export async function revokeIngestKeysOfProject(
     .execute();
 }
 
-/**
- * The project, its account and the limits on stored reports (limits/storage-limits.ts) for an
- * active ingest key.
- * Hot path (every report): a `sql` template, see reports/usage.repository.ts.
- */
-export async function findIngestTarget(db: Kysely<DB>, key: string) {
-  const { rows } = await sql<{
-    project_id: string;
-    account_id: string;
-    monthly_quota: number | null;
-    quota_unlimited: number;
-    monthly_cap: number | null;
-    address_daily_share: number | null;
-  }>`
-    select projects.id as project_id, projects.account_id as account_id,
-      accounts.monthly_quota as monthly_quota, accounts.quota_unlimited as quota_unlimited,
-      projects.monthly_cap as monthly_cap, projects.address_daily_share as address_daily_share
-    from ingest_keys
-    inner join projects on projects.id = ingest_keys.project_id
-    inner join accounts on accounts.id = projects.account_id
-    where ingest_keys.key = ${key} and ingest_keys.revoked_at is null
-  `.execute(db);
-  return rows[0];
+/** Whether an ingest key is active (issued and not rotated). */
+export async function isActiveIngestKey(db: Kysely<DB>, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ingest_keys')
+    .select('id')
+    .where('key', '=', key)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
 }
+
+/**
+ * What the submit path needs of an active ingest key before the writer (keys/ingest-key-cache.ts):
+ * its project, the project's bucket settings and its redaction setting.
+ */
+export async function findIngestKeyProfile(db: Kysely<DB>, key: string) {
+  return db
+    .selectFrom('ingest_keys')
+    .innerJoin('projects', 'projects.id', 'ingest_keys.project_id')
+    .select([
+      'projects.id as project_id',
+      'projects.key_rate',
+      'projects.key_burst',
+      'projects.address_rate',
+      'projects.address_burst',
+      'projects.redact_personal_data',
+    ])
+    .where('ingest_keys.key', '=', key)
+    .where('ingest_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export type IngestKeyProfile = NonNullable<Awaited<ReturnType<typeof findIngestKeyProfile>>>;

@@ -22,8 +22,8 @@ import {
 } from './api-key.repository.js';
 import {
   findActiveIngestKeyOfProject,
-  findIngestTarget,
   insertIngestKey,
+  isActiveIngestKey,
   revokeIngestKeysOfProject,
 } from './ingest-key.repository.js';
 
@@ -91,7 +91,7 @@ export function unknownIngestKeyError(): ApiError {
 
 /** Fails with the error a submission with this (well-formed) key would get if it is unknown. */
 export async function requireKnownIngestKey(db: Kysely<DB>, key: string): Promise<void> {
-  if (!(await findIngestTarget(db, key))) throw unknownIngestKeyError();
+  if (!(await isActiveIngestKey(db, key))) throw unknownIngestKeyError();
 }
 
 export async function createApiKey(db: Kysely<DB>, accountId: string, name: string) {

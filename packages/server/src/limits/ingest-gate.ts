@@ -1,27 +1,13 @@
 import type { ThrottleReason } from '@debrief/protocol';
-import type { Kysely } from 'kysely';
 import type { IngestLimitDefaults } from '../config.js';
-import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
+import type { IngestKeyCache, IngestKeyProfile } from '../keys/ingest-key-cache.js';
 import { unknownIngestKeyError } from '../keys/key.service.js';
 import { clientAddress } from './client-address.js';
-import { findKeyBucketSettings } from './limits.repository.js';
 import type { ThrottleLog } from './throttle-log.js';
 import { type BucketPolicy, secondsToToken, TokenBuckets } from './token-buckets.js';
 
-/** How long an ingest key's project and bucket settings are kept before they are read again. */
-export const KEY_CACHE_MS = 10_000;
-/** Keys held at most; past it the cache starts afresh (a flood of made-up keys). */
-const MAX_KEYS = 50_000;
 const SWEEP_MS = 10_000;
-
-interface KeyEntry {
-  /** null: no active key (never issued, or rotated). */
-  projectId: string | null;
-  key: BucketPolicy | null;
-  address: BucketPolicy | null;
-  expires: number;
-}
 
 /** A submission the buckets let through: its project and the address it counts against. */
 export interface Admission {
@@ -52,8 +38,8 @@ export function rateLimitHeaders(
  * The per-request side of the ingest limits (README, Rate limits): a token bucket per ingest key
  * (per project) and one per client address and project, in memory, per process. It runs in the
  * submit handler, after the body is validated and before anything is stored, and is synchronous
- * whenever the key's settings are cached (every request but one per key per 10 s), so the hot
- * path pays no promise for it. A request is let through only if BOTH buckets hold a token, and
+ * whenever the key's settings are cached (every request but one per key per 10 s, in the cache
+ * the report screen shares: keys/ingest-key-cache.ts), so the hot path pays no promise for it. A request is let through only if BOTH buckets hold a token, and
  * takes one from each only then: a flood one address sends is refused by its own bucket without
  * draining the key's, so the key's other addresses still get in. A refused request is 429
  * `rate_limited`, stores nothing and uses no quota.
@@ -63,7 +49,6 @@ export function rateLimitHeaders(
  * are exact and kept in the database by the report writers (storage-limits.ts).
  */
 export class IngestGate {
-  private readonly keys = new Map<string, KeyEntry | Promise<KeyEntry>>();
   private readonly keyBuckets = new TokenBuckets();
   private readonly addressBuckets = new TokenBuckets();
   /** Per address, for keys that turn out unknown: made-up keys cost a lookup each. */
@@ -71,7 +56,8 @@ export class IngestGate {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    /** The key → project cache the report screen shares (keys/ingest-key-cache.ts). */
+    private readonly keys: IngestKeyCache,
     private readonly defaults: IngestLimitDefaults,
     private readonly throttles: ThrottleLog,
   ) {
@@ -83,19 +69,16 @@ export class IngestGate {
   admit(ingestKey: string, ip: string): Admission | Promise<Admission> {
     const address = clientAddress(ip);
     const now = Date.now();
-    const entry = this.keys.get(ingestKey);
-    if (entry && !(entry instanceof Promise) && entry.expires > now) {
-      return this.check(entry, address, now);
-    }
+    const cached = this.keys.peek(ingestKey, now);
+    if (cached !== undefined) return this.check(cached, address, now);
     const unknownPolicy = policy(this.defaults.addressRate, this.defaults.addressBurst);
     if (unknownPolicy) {
       const left = this.unknownKeyBuckets.available(address, unknownPolicy, now);
       if (left < 1) throw this.refused('address_rate', unknownPolicy, left);
     }
-    const loading = entry instanceof Promise ? entry : this.load(ingestKey);
-    return loading.then((loaded) => {
+    return Promise.resolve(this.keys.get(ingestKey)).then((loaded) => {
       const at = Date.now();
-      if (loaded.projectId === null && unknownPolicy) {
+      if (loaded === null && unknownPolicy) {
         const left = this.unknownKeyBuckets.available(address, unknownPolicy, at);
         if (left >= 1) this.unknownKeyBuckets.take(address, unknownPolicy, at, left);
       }
@@ -108,9 +91,7 @@ export class IngestGate {
    * buckets full under the new settings: a raised limit applies at once.
    */
   forget(projectId: string): void {
-    for (const [key, entry] of this.keys) {
-      if (!(entry instanceof Promise) && entry.projectId === projectId) this.keys.delete(key);
-    }
+    this.keys.forgetProject(projectId);
     this.keyBuckets.refill(projectId);
     this.addressBuckets.refill(`${projectId} `);
   }
@@ -119,24 +100,30 @@ export class IngestGate {
     clearInterval(this.sweeper);
   }
 
-  private check(entry: KeyEntry, address: string, now: number): Admission {
-    const { projectId } = entry;
-    if (projectId === null) throw unknownIngestKeyError();
+  private check(profile: IngestKeyProfile | null, address: string, now: number): Admission {
+    if (profile === null) throw unknownIngestKeyError();
+    const projectId = profile.project_id;
+    const d = this.defaults;
+    const keyPolicy = policy(profile.key_rate ?? d.keyRate, profile.key_burst ?? d.keyBurst);
+    const addressPolicy = policy(
+      profile.address_rate ?? d.addressRate,
+      profile.address_burst ?? d.addressBurst,
+    );
     const addressKey = `${projectId} ${address}`;
-    const keyLeft = entry.key ? this.keyBuckets.available(projectId, entry.key, now) : 1;
-    const addressLeft = entry.address
-      ? this.addressBuckets.available(addressKey, entry.address, now)
+    const keyLeft = keyPolicy ? this.keyBuckets.available(projectId, keyPolicy, now) : 1;
+    const addressLeft = addressPolicy
+      ? this.addressBuckets.available(addressKey, addressPolicy, now)
       : 1;
-    if (entry.address && addressLeft < 1) {
+    if (addressPolicy && addressLeft < 1) {
       this.throttles.record(projectId, address, 'address_rate', now);
-      throw this.refused('address_rate', entry.address, addressLeft);
+      throw this.refused('address_rate', addressPolicy, addressLeft);
     }
-    if (entry.key && keyLeft < 1) {
+    if (keyPolicy && keyLeft < 1) {
       this.throttles.record(projectId, address, 'key_rate', now);
-      throw this.refused('key_rate', entry.key, keyLeft);
+      throw this.refused('key_rate', keyPolicy, keyLeft);
     }
-    if (entry.key) this.keyBuckets.take(projectId, entry.key, now, keyLeft);
-    if (entry.address) this.addressBuckets.take(addressKey, entry.address, now, addressLeft);
+    if (keyPolicy) this.keyBuckets.take(projectId, keyPolicy, now, keyLeft);
+    if (addressPolicy) this.addressBuckets.take(addressKey, addressPolicy, now, addressLeft);
     return { projectId, address };
   }
 
@@ -159,41 +146,11 @@ export class IngestGate {
     );
   }
 
-  private load(ingestKey: string): Promise<KeyEntry> {
-    const loading = findKeyBucketSettings(this.db, ingestKey).then(
-      (row): KeyEntry => {
-        const d = this.defaults;
-        const entry: KeyEntry = row
-          ? {
-              projectId: row.project_id,
-              key: policy(row.key_rate ?? d.keyRate, row.key_burst ?? d.keyBurst),
-              address: policy(
-                row.address_rate ?? d.addressRate,
-                row.address_burst ?? d.addressBurst,
-              ),
-              expires: Date.now() + KEY_CACHE_MS,
-            }
-          : { projectId: null, key: null, address: null, expires: Date.now() + KEY_CACHE_MS };
-        if (this.keys.size >= MAX_KEYS) this.keys.clear();
-        this.keys.set(ingestKey, entry);
-        return entry;
-      },
-      (error: unknown) => {
-        this.keys.delete(ingestKey);
-        throw error;
-      },
-    );
-    this.keys.set(ingestKey, loading);
-    return loading;
-  }
-
   private sweep(): void {
     const now = Date.now();
     this.keyBuckets.sweep(now);
     this.addressBuckets.sweep(now);
     this.unknownKeyBuckets.sweep(now);
-    for (const [key, entry] of this.keys) {
-      if (!(entry instanceof Promise) && entry.expires <= now) this.keys.delete(key);
-    }
+    this.keys.sweep(now);
   }
 }

@@ -11,23 +11,6 @@ export interface ProjectLimitColumns {
   monthly_cap: number | null;
 }
 
-/** The project of an active ingest key and its bucket settings (the ingest gate's cache). */
-export async function findKeyBucketSettings(db: Kysely<DB>, key: string) {
-  return db
-    .selectFrom('ingest_keys')
-    .innerJoin('projects', 'projects.id', 'ingest_keys.project_id')
-    .select([
-      'projects.id as project_id',
-      'projects.key_rate',
-      'projects.key_burst',
-      'projects.address_rate',
-      'projects.address_burst',
-    ])
-    .where('ingest_keys.key', '=', key)
-    .where('ingest_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
-}
-
 export async function findProjectLimits(
   db: Kysely<DB>,
   projectId: string,

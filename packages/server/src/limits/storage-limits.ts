@@ -1,8 +1,8 @@
 import { type AccountQuota, monthlyQuotaLimit } from '../accounts/monthly-quota.js';
 
 /**
- * The limits on STORED reports, in one place for both report writers (sqlite-report-batch.ts,
- * transaction-report-writer.ts), which keep the counters in the transaction of each report.
+ * The limits on STORED reports, applied by the write path's planner
+ * (reports/write-path/plan-batch.ts), which keeps the counters in the transaction of the reports.
  * Kept free of imports but monthly-quota.ts: the SQLite writer's worker thread uses it too.
  */
 

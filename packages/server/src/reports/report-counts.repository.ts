@@ -10,9 +10,6 @@ import {
   toToolCounts,
 } from './tool-counts.js';
 
-/** '' stands for an absent label in report_counts (its key columns cannot be NULL). */
-const label = (value: string | null | undefined) => value ?? '';
-
 /**
  * Whether the running counters can answer counts under these filters: they hold all time, so
  * not under a date range (that counts the reports in it, an index range scan). Nor under an
@@ -26,23 +23,6 @@ export function countersAnswer(filters: {
   before?: Date;
 }): boolean {
   return !filters.from && !filters.before && filters.toolName !== '' && filters.source !== '';
-}
-
-/**
- * One more report for the project's counters; in the transaction that inserts the report.
- * Hot path: a `sql` template, see usage.repository.ts.
- */
-export async function incrementReportCount(
-  db: Kysely<DB>,
-  report: { projectId: string; toolName: string | null; source: string | null; outcome: string },
-): Promise<void> {
-  await sql`
-    insert into report_counts (project_id, tool_name, source, outcome, count)
-    values (${report.projectId}, ${label(report.toolName)}, ${label(report.source)},
-      ${report.outcome}, 1)
-    on conflict (project_id, tool_name, source, outcome)
-    do update set count = report_counts.count + 1
-  `.execute(db);
 }
 
 /** Reports per outcome, from the counters, for an optional tool_name and source (no dates). */

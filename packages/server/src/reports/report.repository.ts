@@ -12,19 +12,6 @@ export interface ReportFilters {
   before?: Date;
 }
 
-export interface NewReport {
-  id: string;
-  projectId: string;
-  outcome: string;
-  toolName: string | null;
-  source: string | null;
-  details: string;
-  metadata: string | null;
-  createdAt: Date;
-  /** Credentials replaced before storing (reports/redaction/). */
-  redactions: number;
-}
-
 const REPORT_COLUMNS = [
   'id',
   'outcome',
@@ -35,17 +22,6 @@ const REPORT_COLUMNS = [
   'created_at',
   'redactions',
 ] as const;
-
-/** Hot path: a `sql` template, see usage.repository.ts. */
-export async function insertReport(db: Kysely<DB>, report: NewReport): Promise<void> {
-  await sql`
-    insert into reports
-      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
-    values (${report.id}, ${report.projectId}, ${report.outcome}, ${report.toolName},
-      ${report.source}, ${report.details}, ${report.metadata}, ${report.createdAt.toISOString()},
-      ${report.redactions})
-  `.execute(db);
-}
 
 /** The WHERE clauses of the filters, on columns qualified by table so joins stay unambiguous. */
 export function applyReportFilters<O>(

@@ -53,7 +53,7 @@ export function toWireReport(row: ReportRow): Report {
 /**
  * Stores a report if its key is known and the account has quota left this month (and the
  * project under its cap, the address under its daily share): the key lookup, the counts and the
- * insert commit together or not at all (report-writer.ts), and the 201 is sent only after the
+ * insert commit together or not at all (reports/write-path/), and the 201 is sent only after the
  * commit. `admission` is what the token buckets let through (limits/ingest-gate.ts).
  * Credentials are redacted, and label caps applied, before anything is written or published
  * (reports/screening/).

@@ -2,8 +2,8 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * SQLite only: the report writer's inbox (reports/sqlite-report-batch.ts). A committed report
- * lands here first, in a table with no index but its primary key, and the writer thread
+ * SQLite only: the report writer's inbox (reports/write-path/sqlite/sqlite-report-batch.ts). A
+ * committed report lands here first, in a table with no index but its primary key, and the writer thread
  * moves the inbox into `reports` many at a time. Every index of `reports` is appended to at
  * its right edge, and SQLite rewrites ~5 pages of each one per commit however few entries it
  * adds: moving a thousand reports at once writes each index's pages once for all of them

@@ -3,19 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/schema.js';
 import { ApiError } from '../../errors/api-error.js';
+import type { IngestKeyCache } from '../../keys/ingest-key-cache.js';
 import { redactReport } from '../redaction/redact-report.js';
 import { LabelCaps } from './label-caps.js';
-import { findKeyProject } from './screening.repository.js';
-
-/** How long this process trusts what it read about a key's project (its redaction setting). */
-const KEY_TTL_MS = 10_000;
-const MAX_KEYS = 10_000;
-
-interface KeyProject {
-  projectId: string;
-  redactPersonalData: boolean;
-  at: number;
-}
 
 /**
  * What happens to a valid report before the writer stores it (issue 16, deliverables 6 and 7):
@@ -38,50 +28,39 @@ export interface ScreenedReport {
   redactions: number;
 }
 
-export function createReportScreen(db: Kysely<DB>, config: Config): ReportScreen {
+/**
+ * `keys`: the key → project cache the ingest gate shares (keys/ingest-key-cache.ts); other
+ * instances see a changed redaction setting within its 10 s.
+ */
+export function createReportScreen(
+  db: Kysely<DB>,
+  config: Config,
+  keys: IngestKeyCache,
+): ReportScreen {
   const caps = new LabelCaps(db, {
     tool_name: config.maxToolNamesPerProject,
     source: config.maxSourcesPerProject,
   });
-  // Ingest key → its project. Other instances see a changed setting within KEY_TTL_MS.
-  const keys = new Map<string, KeyProject>();
-
-  async function keyProject(ingestKey: string): Promise<KeyProject | null> {
-    const now = Date.now();
-    const cached = keys.get(ingestKey);
-    if (cached && now - cached.at < KEY_TTL_MS) return cached;
-    const row = await findKeyProject(db, ingestKey);
-    // An unknown key is not remembered: a key created a moment ago must work at once.
-    if (!row) return null;
-    if (keys.size >= MAX_KEYS) keys.clear();
-    const entry = {
-      projectId: row.project_id,
-      redactPersonalData: row.redact_personal_data === 1,
-      at: now,
-    };
-    keys.set(ingestKey, entry);
-    return entry;
-  }
 
   return {
     async screen(ingestKey, input) {
-      const project = await keyProject(ingestKey);
+      const project = await keys.get(ingestKey);
       const screened = redactReport(input, {
-        personalData: project?.redactPersonalData ?? false,
+        personalData: project?.redact_personal_data === 1,
       });
       if (project) {
         const { tool_name, source } = screened.input;
-        if (!(await caps.admit(project.projectId, 'tool_name', tool_name))) {
+        if (!(await caps.admit(project.project_id, 'tool_name', tool_name))) {
           throw labelCapError('tool_name', tool_name!, config.maxToolNamesPerProject);
         }
-        if (!(await caps.admit(project.projectId, 'source', source))) {
+        if (!(await caps.admit(project.project_id, 'source', source))) {
           throw labelCapError('source', source!, config.maxSourcesPerProject);
         }
       }
       return screened;
     },
     forgetProject(projectId) {
-      for (const [key, entry] of keys) if (entry.projectId === projectId) keys.delete(key);
+      keys.forgetProject(projectId);
     },
   };
 }

@@ -4,17 +4,6 @@ import type { DB } from '../../db/schema.js';
 /** A report label column of `report_counts` ('' there stands for an absent label). */
 export type LabelColumn = 'tool_name' | 'source';
 
-/** The project of an active ingest key and its redaction setting; undefined for no such key. */
-export async function findKeyProject(db: Kysely<DB>, key: string) {
-  const { rows } = await sql<{ project_id: string; redact_personal_data: number }>`
-    select projects.id as project_id, projects.redact_personal_data as redact_personal_data
-    from ingest_keys
-    inner join projects on projects.id = ingest_keys.project_id
-    where ingest_keys.key = ${key} and ingest_keys.revoked_at is null
-  `.execute(db);
-  return rows[0];
-}
-
 /**
  * Whether the project has stored a report with this label: one seek in report_counts' primary
  * key (project_id, tool_name, …) or in report_counts_project_source (migration 0009).

@@ -1,9 +1,16 @@
-import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
-import type { StorageDefaults } from '../limits/storage-limits.js';
-import type { NewReport } from './report.repository.js';
-import { createSqliteReportWriter } from './sqlite-report-writer.js';
-import { createTransactionReportWriter } from './transaction-report-writer.js';
+/** A report row as the write path stores it. */
+export interface NewReport {
+  id: string;
+  projectId: string;
+  outcome: string;
+  toolName: string | null;
+  source: string | null;
+  details: string;
+  metadata: string | null;
+  createdAt: Date;
+  /** Credentials replaced before storing (reports/redaction/). */
+  redactions: number;
+}
 
 /** A report to store: its row (without the project, which the key decides) and usage month. */
 export interface ReportSubmission {
@@ -28,16 +35,18 @@ export type SubmissionOutcome =
 /**
  * The write path of POST /v1/reports: looks the ingest key up, counts the report against the
  * account's monthly quota, the project's cap and the address's daily share
- * (limits/storage-limits.ts) and stores it with its facet counters, all in one transaction that is
- * committed before the outcome is returned (the 201 is sent only after it). Concurrent
- * submissions can never pass the quota.
+ * (limits/storage-limits.ts) and stores it with its counters, in a transaction shared with the
+ * submissions that arrived while the previous one was committing (group commit), committed
+ * before the outcome is returned (the 201 is sent only after it). Concurrent submissions, of
+ * this process or of another on the same database, can never pass the quota.
  */
 export interface ReportWriter {
   submit(submission: ReportSubmission): Promise<SubmissionOutcome>;
   /**
-   * Resolves once every report acknowledged so far can be read from `reports`: read paths call
-   * it first. The SQLite writer keeps committed reports in an inbox for a moment
-   * (sqlite-report-batch.ts); this moves them. Rejects if they cannot be moved.
+   * Resolves once every report acknowledged so far can be read from `reports`. Only the
+   * database's read barrier should call it (no read path by hand): the SQLite back end keeps
+   * committed reports in an inbox for a moment (sqlite/sqlite-report-batch.ts) and this moves
+   * them; the Kysely back end has nothing to move. Rejects if they cannot be moved.
    */
   flush(): Promise<void>;
   /** Resolves once the writer can store reports; rejects with why it cannot (start-up). */
@@ -46,19 +55,4 @@ export interface ReportWriter {
   unavailable(): string | null;
   /** Waits for submissions under way, then releases what the writer holds. */
   close(): Promise<void>;
-}
-
-/**
- * A SQLite file gets its own writer thread (sqlite-report-writer.ts); PostgreSQL, and SQLite
- * `:memory:` (which a second connection cannot open), write through Kysely transactions.
- */
-export function createReportWriter(database: Database, config: Config): ReportWriter {
-  const limits: StorageDefaults = {
-    freeTier: config.freeTierMonthlyReports,
-    addressDailyShare: config.ingestLimits.addressDailyShare,
-  };
-  if (database.sqlitePath !== null && database.sqlitePath !== ':memory:') {
-    return createSqliteReportWriter(database.sqlitePath, { limits, sync: config.sqliteSync });
-  }
-  return createTransactionReportWriter(database.kysely, limits);
 }

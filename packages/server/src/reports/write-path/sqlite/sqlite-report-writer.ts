@@ -1,20 +1,15 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { SqliteSync } from '../config.js';
-import { classifyStorageFault, errorCode, errorWithCode } from '../errors/storage-fault.js';
-import type { StorageDefaults } from '../limits/storage-limits.js';
-import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
+import type { SqliteSync } from '../../../config.js';
+import { classifyStorageFault, errorCode, errorWithCode } from '../../../errors/storage-fault.js';
+import type { StorageDefaults } from '../../../limits/storage-limits.js';
+import type { ReportSubmission, ReportWriter, SubmissionOutcome } from '../report-writer.js';
+import type {
+  FromWriterThread,
+  ToWriterThread,
+  WriterThreadData,
+} from './sqlite-thread-messages.js';
 import { type Numbered, packSubmissions, unpackResults } from './sqlite-writer-codec.js';
-
-export interface WriterThreadData {
-  path: string;
-  limits: StorageDefaults;
-  /** `SQLITE_SYNC`: `full` fsyncs each commit before its 201, `normal` within 50 ms of it. */
-  sync: SqliteSync;
-  /** When the thread moves its inbox into `reports` unasked: at this many reports, or this long
-   * after a first report entered it. */
-  inbox: { rows: number; ms: number };
-}
 
 /**
  * About a thousand reports per move: fewer cost more page writes per report (BENCHMARKS.md,
@@ -23,23 +18,6 @@ export interface WriterThreadData {
  * finds them in `reports`.
  */
 export const INBOX_MOVE = { rows: 1000, ms: 100 };
-
-/** Messages to the writer thread; submissions packed by sqlite-writer-codec.ts. */
-export type ToWriterThread =
-  | { type: 'store'; submissions: string }
-  | { type: 'move' }
-  | { type: 'probe' }
-  | { type: 'close' };
-
-/**
- * Messages from the writer thread: `ready` once its connection is open, the packed results of
- * each committed batch, `moved` after each move of its inbox and `probed` after each write
- * probe, with why it failed if it did (message and SQLite code).
- */
-export type FromWriterThread =
-  | { type: 'ready' }
-  | { type: 'moved' | 'probed'; error?: string; code?: string | null }
-  | string;
 
 /** How long a writer thread that failed to start waits before the next attempt, at most. */
 const MAX_RETRY_MS = 30_000;

@@ -1,5 +1,5 @@
-import type { ReportSubmission, SubmissionOutcome } from './report-writer.js';
-import type { BatchResult } from './sqlite-report-batch.js';
+import type { ReportSubmission, SubmissionOutcome } from '../report-writer.js';
+import type { BatchResult } from './sqlite-thread-messages.js';
 
 /**
  * What the main thread and the SQLite writer thread send each other, packed into one string.

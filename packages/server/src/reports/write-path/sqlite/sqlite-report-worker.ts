@@ -1,9 +1,13 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { openSqliteConnection } from '../db/sqlite-connection.js';
-import { errorCode, errorWithCode } from '../errors/storage-fault.js';
-import type { ReportSubmission } from './report-writer.js';
+import { openSqliteConnection } from '../../../db/sqlite-connection.js';
+import { errorCode, errorWithCode } from '../../../errors/storage-fault.js';
+import type { ReportSubmission } from '../report-writer.js';
 import { createSqliteReportBatch } from './sqlite-report-batch.js';
-import type { FromWriterThread, ToWriterThread, WriterThreadData } from './sqlite-report-writer.js';
+import type {
+  FromWriterThread,
+  ToWriterThread,
+  WriterThreadData,
+} from './sqlite-thread-messages.js';
 import { type Numbered, packResults, unpackSubmissions } from './sqlite-writer-codec.js';
 import { createWalSync, WAL_SYNC_MS, type WalSync } from './wal-sync.js';
 

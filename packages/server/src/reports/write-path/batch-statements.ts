@@ -1,0 +1,157 @@
+import type { CounterTable, CounterWrite } from './plan-batch.js';
+import type { NewReport } from './report-writer.js';
+
+/**
+ * Every SQL statement of the write path, once, for both back ends: the SQLite writer thread runs
+ * them on its better-sqlite3 connection, the Kysely back end as raw compiled queries. Plain SQL
+ * that both dialects accept; only the placeholders differ (`?` or `$n`). Plain text rather than
+ * Kysely's builder: the thread has no Kysely, and building query trees cost ~75 µs per report
+ * (BENCHMARKS.md). A statement holds many rows on PostgreSQL (one round trip each); on SQLite one
+ * row, so that its text is always the same and the thread's prepared statement is reused.
+ */
+
+export type StatementDialect = 'sqlite' | 'postgres';
+
+export interface Statement {
+  sql: string;
+  parameters: unknown[];
+  /** Whether it returns rows (better-sqlite3 runs those with `all`, the others with `run`). */
+  returnsRows: boolean;
+}
+
+/** Rows of a statement: PostgreSQL allows 65,535 parameters per statement. */
+function rowsPerStatement(dialect: StatementDialect, columns: number): number {
+  return dialect === 'sqlite' ? 1 : Math.min(1000, Math.floor(60_000 / columns));
+}
+
+/**
+ * `insert`-like statements over many rows: `head` + `values (…), (…)` + `tail`, `width`
+ * parameters per row, chunked per dialect.
+ */
+function valuesStatements(
+  dialect: StatementDialect,
+  head: string,
+  rows: readonly unknown[][],
+  tail: string,
+  returnsRows = false,
+): Statement[] {
+  const statements: Statement[] = [];
+  const width = rows[0]?.length ?? 1;
+  const size = rowsPerStatement(dialect, width);
+  // One text per chunk size, built once: on SQLite every statement of a batch is the same
+  // string, so the thread's statement cache hashes it once.
+  const texts = new Map<number, string>();
+  const text = (count: number) => {
+    let sql = texts.get(count);
+    if (sql === undefined) {
+      let n = 0;
+      const tuple = () =>
+        `(${Array.from({ length: width }, () => (dialect === 'sqlite' ? '?' : `$${++n}`)).join(', ')})`;
+      sql = `${head} values ${Array.from({ length: count }, tuple).join(', ')} ${tail}`;
+      texts.set(count, sql);
+    }
+    return sql;
+  };
+  for (let start = 0; start < rows.length; start += size) {
+    if (size === 1) {
+      statements.push({ sql: text(1), parameters: rows[start]!, returnsRows });
+      continue;
+    }
+    const chunk = rows.slice(start, start + size);
+    statements.push({ sql: text(chunk.length), parameters: chunk.flat(), returnsRows });
+  }
+  return statements;
+}
+
+/**
+ * The project, account and limit columns (limits/storage-limits.ts) of each active ingest key
+ * among `keys`. A rotated or revoked key is never found: looked up in the batch's own
+ * transaction, with no cache, so a rotation stops the old key at its commit.
+ */
+export function findTargets(dialect: StatementDialect, keys: readonly string[]): Statement[] {
+  const size = rowsPerStatement(dialect, 1);
+  const statements: Statement[] = [];
+  for (let start = 0; start < keys.length; start += size) {
+    const chunk = keys.slice(start, start + size);
+    const list = chunk.map((_, i) => (dialect === 'sqlite' ? '?' : `$${i + 1}`)).join(', ');
+    statements.push({
+      sql: `select ingest_keys.key as ingest_key, projects.id as project_id,
+        projects.account_id as account_id, accounts.monthly_quota as monthly_quota,
+        accounts.quota_unlimited as quota_unlimited, projects.monthly_cap as monthly_cap,
+        projects.address_daily_share as address_daily_share
+      from ingest_keys
+      inner join projects on projects.id = ingest_keys.project_id
+      inner join accounts on accounts.id = projects.account_id
+      where ingest_keys.key in (${list}) and ingest_keys.revoked_at is null`,
+      parameters: chunk,
+      returnsRows: true,
+    });
+  }
+  return statements;
+}
+
+/**
+ * Reads counter rows of one table and holds them to the commit: an upsert that creates a missing
+ * row at 0 and otherwise sets nothing new, returning the count. On PostgreSQL it takes each
+ * row's lock, in the order given (counterRowsToRead sorts them), where a plain
+ * `select … for update` could not lock a row that does not exist yet. On SQLite the writer
+ * already holds the database's write lock.
+ */
+export function readCounters(
+  dialect: StatementDialect,
+  table: CounterTable,
+  keys: readonly (readonly (string | number)[])[],
+): Statement[] {
+  const columns = table.columns.join(', ');
+  return valuesStatements(
+    dialect,
+    `insert into ${table.table} (${columns}, count)`,
+    keys.map((key) => [...key, 0]),
+    `on conflict (${columns}) do update set count = ${table.table}.count
+      returning ${columns}, count`,
+    true,
+  );
+}
+
+/** Adds each row's `added` to its counter, creating it if missing; rows of one table. */
+export function addToCounters(
+  dialect: StatementDialect,
+  rows: readonly CounterWrite[],
+): Statement[] {
+  const first = rows[0];
+  if (!first) return [];
+  const columns = first.columns.join(', ');
+  return valuesStatements(
+    dialect,
+    `insert into ${first.table} (${columns}, count)`,
+    rows.map((row) => [...row.key, row.added]),
+    `on conflict (${columns}) do update set count = ${first.table}.count + excluded.count`,
+  );
+}
+
+/** `reports`, or the SQLite writer's inbox (migration 0005). */
+export type ReportTable = 'reports' | 'report_inbox';
+
+export function insertReports(
+  dialect: StatementDialect,
+  table: ReportTable,
+  reports: readonly NewReport[],
+): Statement[] {
+  return valuesStatements(
+    dialect,
+    `insert into ${table}
+      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)`,
+    reports.map((r) => [
+      r.id,
+      r.projectId,
+      r.outcome,
+      r.toolName,
+      r.source,
+      r.details,
+      r.metadata,
+      r.createdAt.toISOString(),
+      r.redactions,
+    ]),
+    '',
+  );
+}

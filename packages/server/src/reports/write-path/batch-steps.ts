@@ -1,0 +1,114 @@
+import type { StorageDefaults } from '../../limits/storage-limits.js';
+import {
+  addToCounters,
+  findTargets,
+  insertReports,
+  type ReportTable,
+  readCounters,
+  type Statement,
+  type StatementDialect,
+} from './batch-statements.js';
+import {
+  type CounterWrite,
+  counterId,
+  counterRowsToRead,
+  type IngestTarget,
+  planBatch,
+  reportCountersOf,
+} from './plan-batch.js';
+import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
+
+export type Row = Record<string, unknown>;
+
+/**
+ * The steps of one batch, as a generator that yields each statement and is handed back its rows:
+ * the same steps run synchronously in the SQLite writer thread (runSync) and over a Kysely
+ * transaction (runAsync), so the order of the work exists once. In the batch's transaction:
+ * look the keys up, read (and lock) the counter rows the batch touches in one sorted order,
+ * plan (plan-batch.ts), insert the stored reports, add to each counter row once.
+ */
+export type BatchSteps<T> = Generator<Statement, T, Row[]>;
+
+export interface StoreOptions {
+  dialect: StatementDialect;
+  reportTable: ReportTable;
+  defaults: StorageDefaults;
+}
+
+export function* storeBatchSteps(
+  submissions: readonly ReportSubmission[],
+  { dialect, reportTable, defaults }: StoreOptions,
+): BatchSteps<SubmissionOutcome[]> {
+  const keys = [...new Set(submissions.map((s) => s.ingestKey))];
+  const targets = new Map<string, IngestTarget>();
+  for (const statement of findTargets(dialect, keys)) {
+    for (const row of (yield statement) as unknown as IngestTarget[]) {
+      targets.set(row.ingest_key, row);
+    }
+  }
+  const used = new Map<string, number>();
+  for (const rows of byTable(counterRowsToRead(submissions, targets, defaults))) {
+    const table = rows[0]!;
+    const statements = readCounters(
+      dialect,
+      table,
+      rows.map((row) => row.key),
+    );
+    for (const statement of statements) {
+      for (const row of yield statement) {
+        const key = table.columns.map((column) => row[column] as string | number);
+        used.set(counterId(table.table, key), Number(row.count));
+      }
+    }
+  }
+  const plan = planBatch(submissions, targets, used, defaults);
+  yield* writeSteps(dialect, reportTable, plan.reports, plan.counters);
+  return plan.outcomes;
+}
+
+/** Reports stored as they are, with their counters but no limits (seeding, copying). */
+export function* importSteps(
+  dialect: StatementDialect,
+  reports: readonly NewReport[],
+): BatchSteps<void> {
+  yield* writeSteps(dialect, 'reports', reports, reportCountersOf(reports));
+}
+
+function* writeSteps(
+  dialect: StatementDialect,
+  reportTable: ReportTable,
+  reports: readonly NewReport[],
+  counters: readonly CounterWrite[],
+): BatchSteps<void> {
+  for (const statement of insertReports(dialect, reportTable, reports)) yield statement;
+  // Sorted by counterId (plan-batch.ts): the same lock order in every transaction.
+  for (const rows of byTable(counters)) {
+    for (const statement of addToCounters(dialect, rows)) yield statement;
+  }
+}
+
+/** Consecutive rows of one table (sorted by counterId, a table's rows are consecutive). */
+function byTable(rows: readonly CounterWrite[]): CounterWrite[][] {
+  const groups: CounterWrite[][] = [];
+  for (const row of rows) {
+    const last = groups.at(-1);
+    if (last && last[0]!.table === row.table) last.push(row);
+    else groups.push([row]);
+  }
+  return groups;
+}
+
+export function runSync<T>(steps: BatchSteps<T>, execute: (statement: Statement) => Row[]): T {
+  let next = steps.next();
+  while (!next.done) next = steps.next(execute(next.value));
+  return next.value;
+}
+
+export async function runAsync<T>(
+  steps: BatchSteps<T>,
+  execute: (statement: Statement) => Promise<Row[]>,
+): Promise<T> {
+  let next = steps.next();
+  while (!next.done) next = steps.next(await execute(next.value));
+  return next.value;
+}

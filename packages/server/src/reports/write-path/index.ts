@@ -1,0 +1,71 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database, Dialect } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import type { StorageDefaults } from '../../limits/storage-limits.js';
+import { importSteps, type Row, runAsync } from './batch-steps.js';
+import { createGroupCommitWriter } from './group-commit-writer.js';
+import type { NewReport, ReportWriter } from './report-writer.js';
+import { createSqliteReportWriter } from './sqlite/sqlite-report-writer.js';
+
+/**
+ * The write path of reports: ONE entry point. One writer with two storage back ends that run the
+ * same steps (batch-steps.ts) and rules (plan-batch.ts) over the same SQL (batch-statements.ts):
+ *
+ * - a SQLite file: a writer thread with its own connection, an inbox and a deferred WAL fsync
+ *   (sqlite/, sealed: nothing outside this folder knows of them);
+ * - PostgreSQL, and SQLite `:memory:` (which a second connection cannot open): group commit over
+ *   Kysely transactions (group-commit-writer.ts).
+ */
+
+export type {
+  NewReport,
+  ReportSubmission,
+  ReportWriter,
+  SubmissionOutcome,
+} from './report-writer.js';
+
+export interface ReportWriterOptions {
+  /** Told the size of each batch the Kysely back end commits (tests: batches are shared). */
+  onCommit?: (size: number) => void;
+}
+
+export function createReportWriter(
+  database: Database,
+  config: Config,
+  options: ReportWriterOptions = {},
+): ReportWriter {
+  const defaults: StorageDefaults = {
+    freeTier: config.freeTierMonthlyReports,
+    addressDailyShare: config.ingestLimits.addressDailyShare,
+  };
+  if (database.sqlitePath !== null && database.sqlitePath !== ':memory:') {
+    return createSqliteReportWriter(database.sqlitePath, {
+      limits: defaults,
+      sync: config.sqliteSync,
+    });
+  }
+  return createGroupCommitWriter(database.kysely, {
+    dialect: database.dialect,
+    defaults,
+    onCommit: options.onCommit,
+  });
+}
+
+/**
+ * Stores reports as they are, in `reports`, with every counter a stored report keeps
+ * (plan-batch.ts REPORT_COUNTERS) but no key lookup and no limits: for seeding and copying data,
+ * never for submissions. Runs in the caller's transaction if `db` is one.
+ */
+export async function importReports(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  reports: readonly NewReport[],
+): Promise<void> {
+  await runAsync(importSteps(dialect, reports), async (statement) => {
+    const result = await db.executeQuery<Row>(
+      CompiledQuery.raw(statement.sql, statement.parameters),
+    );
+    return result.rows;
+  });
+}

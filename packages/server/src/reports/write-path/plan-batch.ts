@@ -1,0 +1,218 @@
+import {
+  type LimitColumns,
+  limitReached,
+  type StorageDefaults,
+  storageLimits,
+} from '../../limits/storage-limits.js';
+import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
+
+/**
+ * The rules of the write path, once for both storage back ends: which counter rows a batch
+ * touches, what each submission of the batch comes to (in order, each counted after the ones
+ * before it), and the aggregated writes. Pure: no SQL, no I/O. The back ends look the keys up,
+ * read (and on PostgreSQL lock) the counter rows `counterRowsToRead` names, call `planBatch`, and
+ * write what it returns (batch-steps.ts). Kept free of imports but storage-limits.ts: the SQLite
+ * writer's worker thread runs it too.
+ */
+
+/** What an active ingest key leads to: its project, its account and their limit columns. */
+export interface IngestTarget extends LimitColumns {
+  ingest_key: string;
+  project_id: string;
+  account_id: string;
+}
+
+/** A table of counters: its key columns and a `count` column, kept by upserts. */
+export interface CounterTable {
+  table: string;
+  columns: readonly string[];
+}
+
+/** One counter row and the count a batch adds to it. */
+export interface CounterWrite extends CounterTable {
+  key: readonly (string | number)[];
+  /** counterId(table, key). */
+  id: string;
+  added: number;
+}
+
+/** The counters of the limits on stored reports (limits/storage-limits.ts), read before planning. */
+export const LIMIT_COUNTERS = {
+  account: { table: 'usage_counters', columns: ['account_id', 'month'] },
+  project: { table: 'project_usage', columns: ['project_id', 'month'] },
+  addressDay: { table: 'address_usage', columns: ['account_id', 'address', 'day'] },
+} as const satisfies Record<string, CounterTable>;
+
+/** A counter every stored report adds one to, at the key `keyOf` gives it. */
+export interface ReportCounter extends CounterTable {
+  keyOf(report: NewReport): readonly (string | number)[];
+}
+
+/**
+ * The per-report counters, written once per batch and row. Another such counter (hourly
+ * rollups, say) is one more entry here: the back ends write every entry, and reports imported
+ * without the limits (importReports) count in them too. For example:
+ *   { table: 'report_rollups', columns: ['project_id', 'hour', 'tool_name', 'source', 'outcome'],
+ *     keyOf: (r) => [r.projectId, hourOf(r.createdAt), r.toolName ?? '', r.source ?? '', r.outcome] }
+ * (its count column must be named `count`, as the upsert of batch-statements.ts writes it).
+ */
+export const REPORT_COUNTERS: readonly ReportCounter[] = [
+  // '' stands for an absent label (report_counts' key columns cannot be NULL).
+  {
+    table: 'report_counts',
+    columns: ['project_id', 'tool_name', 'source', 'outcome'],
+    keyOf: (r) => [r.projectId, r.toolName ?? '', r.source ?? '', r.outcome],
+  },
+];
+
+/** A counter row, named as one string: the lock order of PostgreSQL, and the map key here. */
+export function counterId(table: string, key: readonly (string | number)[]): string {
+  return JSON.stringify([table, ...key]);
+}
+
+/** The counter rows of one batch, each one object, by counterId. */
+class BatchCounters {
+  readonly rows = new Map<string, CounterWrite>();
+
+  row(table: CounterTable, key: readonly (string | number)[]): CounterWrite {
+    const id = counterId(table.table, key);
+    let row = this.rows.get(id);
+    if (!row) {
+      row = { table: table.table, columns: table.columns, key, id, added: 0 };
+      this.rows.set(id, row);
+    }
+    return row;
+  }
+
+  /** Sorted by counterId: the one lock order of every writer. */
+  sorted(): CounterWrite[] {
+    return [...this.rows.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
+
+type LimitRows = ReturnType<typeof limitRowsOf>;
+
+/**
+ * The limits and the limit counter rows one submission counts against (a kind is null while it
+ * has no limit); computed once per key, month, day and address of the batch.
+ */
+function limitRowsOf(
+  counters: BatchCounters,
+  submission: ReportSubmission,
+  target: IngestTarget,
+  defaults: StorageDefaults,
+) {
+  const limits = storageLimits(defaults, target);
+  const { month, address, day } = submission;
+  return {
+    limits,
+    // The account's month is counted even when unlimited: it is what the dashboard shows.
+    account: counters.row(LIMIT_COUNTERS.account, [target.account_id, month]),
+    project:
+      limits.project === null
+        ? null
+        : counters.row(LIMIT_COUNTERS.project, [target.project_id, month]),
+    addressDay:
+      limits.addressDay === null
+        ? null
+        : counters.row(LIMIT_COUNTERS.addressDay, [target.account_id, address, day]),
+  };
+}
+
+/** limitRowsOf, remembered per key, month, day and address (a batch repeats them). */
+function limitRowsCache(counters: BatchCounters, defaults: StorageDefaults) {
+  const cache = new Map<string, LimitRows>();
+  return (submission: ReportSubmission, target: IngestTarget): LimitRows => {
+    const { ingestKey, month, day, address } = submission;
+    const id = `${ingestKey} ${month} ${day} ${address}`;
+    let rows = cache.get(id);
+    if (!rows) {
+      rows = limitRowsOf(counters, submission, target, defaults);
+      cache.set(id, rows);
+    }
+    return rows;
+  };
+}
+
+/**
+ * The limit counter rows the batch reads before planning, each once, sorted by counterId: every
+ * writer takes their row locks in this one order, so two batches (of one process or of two)
+ * never wait for each other in a cycle.
+ */
+export function counterRowsToRead(
+  submissions: readonly ReportSubmission[],
+  targets: ReadonlyMap<string, IngestTarget>,
+  defaults: StorageDefaults,
+): CounterWrite[] {
+  const counters = new BatchCounters();
+  const rowsOf = limitRowsCache(counters, defaults);
+  for (const submission of submissions) {
+    const target = targets.get(submission.ingestKey);
+    if (target) rowsOf(submission, target);
+  }
+  return counters.sorted();
+}
+
+export interface BatchPlan {
+  /** One per submission, in order. */
+  outcomes: SubmissionOutcome[];
+  /** The rows to insert into `reports` (or the SQLite inbox), in order. */
+  reports: NewReport[];
+  /** Every counter row the batch adds to (limit counters and REPORT_COUNTERS), by counterId. */
+  counters: CounterWrite[];
+}
+
+/**
+ * Decides each submission in order against the counts committed before the batch (`used`, by
+ * counterId; a row absent there counts 0) plus what the batch has already stored: the quota is
+ * exact, since the writer holds the counter rows (a lock on PostgreSQL, the write lock on
+ * SQLite) from the read to the commit.
+ */
+export function planBatch(
+  submissions: readonly ReportSubmission[],
+  targets: ReadonlyMap<string, IngestTarget>,
+  used: ReadonlyMap<string, number>,
+  defaults: StorageDefaults,
+): BatchPlan {
+  const counters = new BatchCounters();
+  const rowsOf = limitRowsCache(counters, defaults);
+  const count = (row: CounterWrite | null) =>
+    row === null ? 0 : (used.get(row.id) ?? 0) + row.added;
+  const reports: NewReport[] = [];
+
+  const outcomes = submissions.map((submission): SubmissionOutcome => {
+    const target = targets.get(submission.ingestKey);
+    if (!target) return { status: 'unknown_key' };
+    const { limits, account, project, addressDay } = rowsOf(submission, target);
+    const reached = limitReached(limits, {
+      account: count(account),
+      project: count(project),
+      addressDay: count(addressDay),
+    });
+    if (reached?.reached === 'quota_exceeded') {
+      return { status: 'quota_exceeded', limit: reached.limit };
+    }
+    if (reached) {
+      return { status: reached.reached, projectId: target.project_id, limit: reached.limit };
+    }
+    account.added += 1;
+    if (project) project.added += 1;
+    if (addressDay) addressDay.added += 1;
+    const report: NewReport = { ...submission.report, projectId: target.project_id };
+    reports.push(report);
+    addReportCounters(counters, report);
+    return { status: 'stored', projectId: target.project_id };
+  });
+  return { outcomes, reports, counters: counters.sorted().filter((row) => row.added > 0) };
+}
+
+/** The REPORT_COUNTERS of reports stored as they are (importReports: seeding, copying). */
+export function reportCountersOf(reports: readonly NewReport[]): CounterWrite[] {
+  const counters = new BatchCounters();
+  for (const report of reports) addReportCounters(counters, report);
+  return counters.sorted();
+}
+
+function addReportCounters(counters: BatchCounters, report: NewReport): void {
+  for (const counter of REPORT_COUNTERS) counters.row(counter, counter.keyOf(report)).added += 1;
+}

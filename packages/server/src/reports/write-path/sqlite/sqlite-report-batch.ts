@@ -1,0 +1,117 @@
+import type SQLite from 'better-sqlite3';
+import { errorCode } from '../../../errors/storage-fault.js';
+import type { StorageDefaults } from '../../../limits/storage-limits.js';
+import type { Statement } from '../batch-statements.js';
+import { type Row, runSync, storeBatchSteps } from '../batch-steps.js';
+import type { ReportSubmission, SubmissionOutcome } from '../report-writer.js';
+import type { BatchResult } from './sqlite-thread-messages.js';
+
+/** Statements kept compiled: one text per statement of the write path (batch-statements.ts). */
+const STATEMENT_CACHE_SIZE = 64;
+
+/**
+ * The SQLite back end's work, synchronous on its own connection (it runs in the writer thread,
+ * sqlite-report-worker.ts): the steps every back end runs (batch-steps.ts: key lookup, counters
+ * read, plan-batch.ts, insert, counter upserts), a whole batch in one transaction, the counters
+ * added up in memory and written once per batch and row, so the insert is the only statement
+ * per report.
+ *
+ * The insert goes to `report_inbox` (migration 0005), with no index but its primary key;
+ * `moveInbox` moves the inbox into `reports` in one statement, many reports at a time: the
+ * indexes of `reports` then cost their page writes once per move instead of once per commit.
+ * Until moved, a report is committed (durable, counted, in the counters) but not in
+ * `reports`, so the server's readers ask the writer to move the inbox first
+ * (ReportWriter.flush).
+ */
+export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: StorageDefaults) {
+  const statements = new Map<string, SQLite.Statement>();
+  function execute({ sql, parameters, returnsRows }: Statement): Row[] {
+    let prepared = statements.get(sql);
+    if (!prepared) {
+      prepared = sqlite.prepare(sql);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+      statements.set(sql, prepared);
+    }
+    if (returnsRows) return prepared.all(...parameters) as Row[];
+    prepared.run(...parameters);
+    return [];
+  }
+  const options = { dialect: 'sqlite', reportTable: 'report_inbox', defaults } as const;
+  const inTransaction = sqlite.transaction((submissions: ReportSubmission[]): SubmissionOutcome[] =>
+    runSync(storeBatchSteps(submissions, options), execute),
+  );
+
+  const moveReports = sqlite.prepare(`
+    insert into reports
+      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
+    select id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions
+    from report_inbox order by rowid
+  `);
+  const emptyInbox = sqlite.prepare('delete from report_inbox');
+  const move = sqlite.transaction(() => {
+    moveReports.run();
+    emptyInbox.run();
+  });
+  // Reports committed to the inbox and not moved yet, including any a stopped server left.
+  let inboxRows = (sqlite.prepare('select count(*) as n from report_inbox').get() as { n: number })
+    .n;
+
+  /**
+   * Stores a batch in ONE transaction: one commit, so one fsync of the WAL, for all of it (group
+   * commit). IMMEDIATE takes the write lock at BEGIN (waiting, busy_timeout, while the main
+   * connection holds it), so the usage read at the start of the batch stays current to its end.
+   * Submissions run in order, each counting against the quota after the ones before it. If
+   * anything fails, the batch is rolled back and each submission is run again in its own
+   * transaction, so an error reaches only its own submitter.
+   */
+  function storeBatch(submissions: ReportSubmission[]): BatchResult[] {
+    let results: BatchResult[];
+    try {
+      results = inTransaction.immediate(submissions).map((outcome) => ({ outcome }));
+    } catch {
+      results = submissions.map((submission) => {
+        try {
+          return { outcome: inTransaction.immediate([submission])[0]! };
+        } catch (error) {
+          return {
+            error: error instanceof Error ? error.message : String(error),
+            code: errorCode(error),
+          };
+        }
+      });
+    }
+    for (const result of results) {
+      if ('outcome' in result && result.outcome.status === 'stored') inboxRows++;
+    }
+    return results;
+  }
+
+  /**
+   * Moves every report of the inbox into `reports`, in the order they were stored, in one
+   * transaction: a report is in exactly one of the two tables at any time. Throws (and moves
+   * nothing) if one of them cannot be moved; they stay in the inbox, committed.
+   */
+  function moveInbox(): void {
+    if (inboxRows === 0) return;
+    move.immediate();
+    inboxRows = 0;
+  }
+
+  const probe = sqlite.prepare(`
+    insert into instance_settings (key, value) values ('report_writer_probe', ?)
+    on conflict (key) do update set value = excluded.value
+  `);
+
+  /**
+   * Commits one small write that changes a page (the time of this probe in `instance_settings`),
+   * or throws why it cannot: a read-only file (SQLite opens a file it may not write read-only,
+   * without an error, and only refuses the first write), a full disk, an I/O error. Run when
+   * the thread starts and, while writes are failing, every few seconds, so /readyz turns ready
+   * again once the cause is gone even if nobody submits.
+   */
+  function probeWrite(): void {
+    probe.run(new Date().toISOString());
+  }
+
+  return { storeBatch, moveInbox, probeWrite, inboxRows: () => inboxRows };
+}
