@@ -3,6 +3,7 @@ import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { insertReport } from '../src/reports/report.repository.js';
 import { incrementReportCount } from '../src/reports/report-counts.repository.js';
+import { addReportRollup } from '../src/reports/report-rollups.repository.js';
 
 /** Inserts a report with a chosen time, as if submitted then (for date-range tests). */
 export async function seedReport(
@@ -23,10 +24,11 @@ export async function seedReport(
     createdAt,
     redactions: 0,
   };
-  // As the submit path does: the report and its facet counters commit together.
+  // As the submit path does: the report, its facet counters and its rollup commit together.
   await db.transaction().execute(async (trx) => {
     await insertReport(trx, row);
     await incrementReportCount(trx, row);
+    await addReportRollup(trx, row);
   });
   return id;
 }
