@@ -21,6 +21,7 @@ import {
   type ReportRow,
 } from './report.repository.js';
 import { countersAnswer, sumReportCounts } from './report-counts.repository.js';
+import { countOutcomesInRange, rollupsAnswer } from './report-rollups.repository.js';
 import { addToStats, emptyStats } from './report-stats.js';
 
 export function usageMonth(date: Date): string {
@@ -136,9 +137,15 @@ export async function listReports(
     from: query.from?.start,
     before: query.to?.end,
   };
+  // All time from the running counters; a date range from the hourly rollups (its partial
+  // hours counted from the reports); an empty label filter, which they cannot tell from an
+  // absent label, from the reports.
+  const { dialect } = ctx.database;
   const counts = countersAnswer(facets)
     ? await sumReportCounts(ctx.db, project.id, facets)
-    : await countReportsByOutcome(ctx.db, ctx.database.dialect, project.id, facets);
+    : rollupsAnswer(facets)
+      ? await countOutcomesInRange(ctx.db, dialect, project.id, facets)
+      : await countReportsByOutcome(ctx.db, dialect, project.id, facets);
   const stats = emptyStats();
   for (const [outcome, n] of counts) addToStats(stats, outcome, n);
   const matching = query.outcome ? stats[query.outcome] : stats.total;
