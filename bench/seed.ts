@@ -2,7 +2,8 @@
  * Fills a project with synthetic reports for the read benchmark, straight into the database
  * file (before the server starts) through Kysely, in large multi-row inserts inside one
  * transaction: 100,000 rows take seconds instead of the minutes 100,000 POSTs would. It keeps
- * the server's invariant that report_counts holds the per-(tool, source, outcome) totals.
+ * the server's invariants that report_counts holds the per-(tool, source, outcome) totals and
+ * the rollups the same per UTC hour and day (migrations 0004 and 0010).
  */
 import { randomBytes } from 'node:crypto';
 import type { DB } from '@debrief/server';
@@ -11,7 +12,7 @@ import { type Insertable, Kysely, PostgresDialect, SqliteDialect, sql } from 'ky
 import pg from 'pg';
 
 /** The tables the seeder writes: the reports, and the server's running counters (0004). */
-type SeedDB = Pick<DB, 'reports' | 'report_counts'>;
+type SeedDB = Pick<DB, 'reports' | 'report_counts' | 'report_rollups' | 'report_rollups_daily'>;
 
 export const TOOL_NAMES = Array.from(
   { length: 30 },
@@ -138,11 +139,34 @@ export async function seedReports(
           .insertInto('report_counts')
           .values(entries.slice(start, start + batchSize))
           .execute();
+      // The rollups, grouped by the database as migration 0010 backfills them.
+      for (const [table, column, field] of [
+        ['report_rollups', 'hour', 'hour'],
+        ['report_rollups_daily', 'day', 'day'],
+      ] as const) {
+        const start = postgres
+          ? sql`date_trunc(${sql.lit(field)}, created_at at time zone 'UTC') at time zone 'UTC'`
+          : column === 'hour'
+            ? sql`substr(created_at, 1, 13) || ':00:00.000Z'`
+            : sql`substr(created_at, 1, 10) || 'T00:00:00.000Z'`;
+        await sql`
+          insert into ${sql.table(table)}
+            (project_id, ${sql.ref(column)}, tool_name, source, outcome, count)
+          select project_id, ${start}, coalesce(tool_name, ''), coalesce(source, ''), outcome,
+            count(*)
+          from reports where project_id = ${projectId}
+          group by 1, 2, 3, 4, 5
+        `.execute(trx);
+      }
     });
     // PostgreSQL's autovacuum analyzes a table after a bulk insert like this one within a
     // minute; do it now rather than measure plans made without statistics. (SQLite has no
     // automatic ANALYZE, and the server does not run one: it is measured as it would run.)
-    if (postgres) await sql`analyze reports`.execute(db);
+    if (postgres) {
+      await sql`analyze reports`.execute(db);
+      await sql`analyze report_rollups`.execute(db);
+      await sql`analyze report_rollups_daily`.execute(db);
+    }
   } finally {
     await db.destroy();
   }

@@ -13,7 +13,7 @@ import { createProject } from '../src/projects/project.service.js';
 import { insertReport } from '../src/reports/report.repository.js';
 
 /**
- * Migration 0010 fills the rollups from the reports already stored, so an upgraded database
+ * Migration 0010 fills the rollups (hourly and daily) from the reports already stored, so an upgraded database
  * answers date ranges right at once: every report counted once, in its UTC hour, whatever the
  * session's time zone (PostgreSQL here runs in Asia/Kolkata, +05:30, where a local hour is not
  * a UTC hour), and on SQLite the writer's inbox too (committed reports not moved yet).
@@ -26,7 +26,7 @@ describe.each(DIALECTS)('migration 0010 on %s', (dialect) => {
     await testDb.drop();
   });
 
-  it('backfills the rollups from the stored reports, per UTC hour', async () => {
+  it('backfills the rollups from the stored reports, per UTC hour and day', async () => {
     testDb = await createTestDatabase(dialect);
     database = openDatabase(
       dialect === 'postgres' ? `${testDb.url}?options=-c%20timezone%3DAsia%2FKolkata` : testDb.url,
@@ -48,6 +48,8 @@ describe.each(DIALECTS)('migration 0010 on %s', (dialect) => {
       ['2026-03-09T11:00:00.000Z', 'search', 'cli', 'success'],
       ['2026-03-09T11:29:00.000Z', null, null, 'failure'],
       ['2026-03-09T11:31:00.000Z', null, null, 'failure'],
+      // 05:29 on the 9th in Kolkata, still the 8th in UTC: a local day is not a UTC day.
+      ['2026-03-08T23:59:59.999Z', 'late', null, 'request'],
     ] as const;
     for (const [time, toolName, source, outcome] of at) {
       const createdAt = new Date(time);
@@ -73,27 +75,33 @@ describe.each(DIALECTS)('migration 0010 on %s', (dialect) => {
 
     const after = await migrator.migrateToLatest();
     expect(after.error).toBeUndefined();
-    const rows = await db
+    // SQLite's text exactly as the writers store it (toISOString), compared as text.
+    const text = (start: Date | string) =>
+      typeof start === 'string' ? start : start.toISOString();
+    const hourly = await db
       .selectFrom('report_rollups')
       .select(['hour', 'tool_name', 'source', 'outcome', 'count'])
       .where('project_id', '=', project.id)
       .orderBy('hour')
       .orderBy('tool_name')
       .execute();
+    const searched = dialect === 'sqlite' ? 3 : 2;
     expect(
-      rows.map((row) => ({
-        ...row,
-        // SQLite's text exactly as the writers store it (toISOString), compared as text.
-        hour: typeof row.hour === 'string' ? row.hour : row.hour.toISOString(),
-        count: Number(row.count),
-      })),
+      hourly.map((row) => ({ ...row, hour: text(row.hour), count: Number(row.count) })),
     ).toEqual([
+      {
+        hour: '2026-03-08T23:00:00.000Z',
+        tool_name: 'late',
+        source: '',
+        outcome: 'request',
+        count: 1,
+      },
       {
         hour: '2026-03-09T10:00:00.000Z',
         tool_name: 'search',
         source: 'cli',
         outcome: 'success',
-        count: dialect === 'sqlite' ? 3 : 2,
+        count: searched,
       },
       { hour: '2026-03-09T11:00:00.000Z', tool_name: '', source: '', outcome: 'failure', count: 2 },
       {
@@ -102,6 +110,30 @@ describe.each(DIALECTS)('migration 0010 on %s', (dialect) => {
         source: 'cli',
         outcome: 'success',
         count: 1,
+      },
+    ]);
+    const daily = await db
+      .selectFrom('report_rollups_daily')
+      .select(['day', 'tool_name', 'source', 'outcome', 'count'])
+      .where('project_id', '=', project.id)
+      .orderBy('day')
+      .orderBy('tool_name')
+      .execute();
+    expect(daily.map((row) => ({ ...row, day: text(row.day), count: Number(row.count) }))).toEqual([
+      {
+        day: '2026-03-08T00:00:00.000Z',
+        tool_name: 'late',
+        source: '',
+        outcome: 'request',
+        count: 1,
+      },
+      { day: '2026-03-09T00:00:00.000Z', tool_name: '', source: '', outcome: 'failure', count: 2 },
+      {
+        day: '2026-03-09T00:00:00.000Z',
+        tool_name: 'search',
+        source: 'cli',
+        outcome: 'success',
+        count: searched + 1,
       },
     ]);
   });

@@ -41,7 +41,7 @@ const SOURCES = [null, 'cli', 'ide'] as const;
 /** An instant near T0, often right at, just before or just after an hour. */
 const instant = fc
   .tuple(
-    fc.integer({ min: -2, max: 50 }),
+    fc.integer({ min: -2, max: 74 }),
     fc.oneof(fc.constantFrom(0, 1, HOUR - 1), fc.integer({ min: 0, max: HOUR - 1 })),
   )
   .map(([hour, ms]) => T0 + hour * HOUR + ms);

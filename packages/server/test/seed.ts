@@ -3,7 +3,7 @@ import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { insertReport } from '../src/reports/report.repository.js';
 import { incrementReportCount } from '../src/reports/report-counts.repository.js';
-import { addReportRollup } from '../src/reports/report-rollups.repository.js';
+import { addReportRollups } from '../src/reports/report-rollups.repository.js';
 
 /** Inserts a report with a chosen time, as if submitted then (for date-range tests). */
 export async function seedReport(
@@ -28,7 +28,7 @@ export async function seedReport(
   await db.transaction().execute(async (trx) => {
     await insertReport(trx, row);
     await incrementReportCount(trx, row);
-    await addReportRollup(trx, row);
+    await addReportRollups(trx, row);
   });
   return id;
 }

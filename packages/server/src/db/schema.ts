@@ -122,6 +122,16 @@ export interface ReportRollupsTable {
   count: number;
 }
 
+/** As report_rollups, per UTC day (migration 0010). */
+export interface ReportRollupsDailyTable {
+  project_id: string;
+  day: Timestamp;
+  tool_name: string;
+  source: string;
+  outcome: string;
+  count: number;
+}
+
 export interface SessionsTable {
   /** SHA-256 (hex) of the random session id in the cookie: a leaked table signs nobody in. */
   id_hash: string;
@@ -158,6 +168,7 @@ export interface DB {
   throttled_requests: ThrottledRequestsTable;
   report_counts: ReportCountsTable;
   report_rollups: ReportRollupsTable;
+  report_rollups_daily: ReportRollupsDailyTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;
 }

@@ -1,42 +1,77 @@
 /**
- * The write rule of the hourly rollups (migration 0010), in one place for every writer: which
- * row a report adds to (rollupKey) and the upsert that adds to it (ROLLUP_UPSERT_SQL). A writer
- * adds a batch up in memory per key and runs the upsert once per key, in the transaction that
- * stores the reports (sqlite-report-batch.ts; report-rollups.repository.ts, addReportRollup, for
- * Kysely). Free of imports: the SQLite writer's worker thread loads it.
+ * The write rule of the rollups (migration 0010), in one place for every writer: the grains
+ * (hourly and daily tables), which row of each a report adds to (rollupKey) and the upsert that
+ * adds to it (`upsertSql`). A writer adds a batch up in memory per grain and key, and runs each
+ * grain's upsert once per key, in the transaction that stores the reports (sqlite-report-batch.ts;
+ * report-rollups.repository.ts, addReportRollups, for Kysely). Free of imports: the SQLite
+ * writer's worker thread loads it.
  */
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** The rollup hour of a report: the start of its UTC hour. */
 export function rollupHour(createdAt: Date): Date {
   return new Date(Math.floor(createdAt.getTime() / HOUR_MS) * HOUR_MS);
 }
 
+export interface RollupGrain {
+  /** Its table, and the column holding the start of the bucket (UTC). */
+  table: 'report_rollups' | 'report_rollups_daily';
+  column: 'hour' | 'day';
+  ms: number;
+  /** Adds reports to a row. Parameters (`?`): rollupKey(grain, report), then how many. */
+  upsertSql: string;
+}
+
+function upsert(table: string, column: string): string {
+  return `
+  insert into ${table} (project_id, ${column}, tool_name, source, outcome, count)
+  values (?, ?, ?, ?, ?, ?)
+  on conflict (project_id, ${column}, tool_name, source, outcome)
+  do update set count = ${table}.count + excluded.count`;
+}
+
 /**
- * The rollup row a report counts in, as the first parameters of ROLLUP_UPSERT_SQL: project,
- * hour (ISO text, as `created_at` is bound), tool, source ('' = absent, as in report_counts),
- * outcome.
+ * Hours answer any range to the hour; days make a long range (a month's timeseries) cost 24
+ * times fewer rows: its whole days from the daily table, the hours around them from the hourly.
  */
-export function rollupKey(report: {
-  projectId: string;
-  createdAt: Date;
-  toolName: string | null;
-  source: string | null;
-  outcome: string;
-}): [string, string, string, string, string] {
+export const ROLLUP_GRAINS: readonly RollupGrain[] = [
+  {
+    table: 'report_rollups',
+    column: 'hour',
+    ms: HOUR_MS,
+    upsertSql: upsert('report_rollups', 'hour'),
+  },
+  {
+    table: 'report_rollups_daily',
+    column: 'day',
+    ms: DAY_MS,
+    upsertSql: upsert('report_rollups_daily', 'day'),
+  },
+];
+
+/**
+ * The row of a grain a report counts in, as the first parameters of its upsert: project,
+ * bucket start (ISO text, as `created_at` is bound), tool, source ('' = absent, as in
+ * report_counts), outcome.
+ */
+export function rollupKey(
+  grain: RollupGrain,
+  report: {
+    projectId: string;
+    createdAt: Date;
+    toolName: string | null;
+    source: string | null;
+    outcome: string;
+  },
+): [string, string, string, string, string] {
+  const start = Math.floor(report.createdAt.getTime() / grain.ms) * grain.ms;
   return [
     report.projectId,
-    rollupHour(report.createdAt).toISOString(),
+    new Date(start).toISOString(),
     report.toolName ?? '',
     report.source ?? '',
     report.outcome,
   ];
 }
-
-/** Adds reports to a rollup row. Parameters (`?`): rollupKey(report), then how many. */
-export const ROLLUP_UPSERT_SQL = `
-  insert into report_rollups (project_id, hour, tool_name, source, outcome, count)
-  values (?, ?, ?, ?, ?, ?)
-  on conflict (project_id, hour, tool_name, source, outcome)
-  do update set count = report_rollups.count + excluded.count`;

@@ -2,30 +2,32 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kyse
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { applyReportFilters, type ReportFilters } from './report.repository.js';
-import { ROLLUP_UPSERT_SQL, rollupHour, rollupKey } from './report-rollup-key.js';
+import { ROLLUP_GRAINS, type RollupGrain, rollupKey } from './report-rollup-key.js';
 
 /**
- * The hourly rollups (migration 0010): how many reports a project stored per UTC hour and
- * (tool_name, source, outcome). Written in the transaction that stores the reports they count
- * (the key and the upsert: report-rollup-key.ts); read for every count under a date range, so
- * those cost O(hours) rows instead of one per report.
+ * The rollups (migration 0010): how many reports a project stored per UTC hour and per UTC day
+ * and (tool_name, source, outcome). Written in the transaction that stores the reports they
+ * count (the grains, keys and upserts: report-rollup-key.ts); read for every count under a date
+ * range, so those cost O(buckets) rows instead of one per report.
  */
 
-const HOUR_MS = 3_600_000;
-
 /**
- * ROLLUP_UPSERT_SQL cut at its `?`s: as the fragments of a `sql` template, Kysely binds the
+ * Each grain's upsert cut at its `?`s: as the fragments of a `sql` template, Kysely binds the
  * parameters between them in each dialect's own form (`?`, `$1`), so both writers run one text.
  */
-const UPSERT_FRAGMENTS = ROLLUP_UPSERT_SQL.split('?') as unknown as TemplateStringsArray;
+const UPSERT_FRAGMENTS = ROLLUP_GRAINS.map(
+  (grain) => grain.upsertSql.split('?') as unknown as TemplateStringsArray,
+);
 
-/** Adds a report (or `count` alike) to its rollup row; in the transaction that inserts it. */
-export async function addReportRollup(
+/** Adds a report (or `count` alike) to its rollup rows; in the transaction that inserts it. */
+export async function addReportRollups(
   db: Kysely<DB>,
-  report: Parameters<typeof rollupKey>[0],
+  report: Parameters<typeof rollupKey>[1],
   count = 1,
 ): Promise<void> {
-  await sql(UPSERT_FRAGMENTS, ...rollupKey(report), count).execute(db);
+  for (const [g, grain] of ROLLUP_GRAINS.entries()) {
+    await sql(UPSERT_FRAGMENTS[g]!, ...rollupKey(grain, report), count).execute(db);
+  }
 }
 
 /** A half-open time range [from, before); either end may be open. */
@@ -34,25 +36,30 @@ export interface TimeRange {
   before?: Date;
 }
 
+/** A piece of a range and what counts it: a rollup grain's whole buckets, or the reports. */
+export type RangePiece = TimeRange & { grain: RollupGrain | null };
+
+const COARSEST_FIRST = [...ROLLUP_GRAINS].sort((a, b) => b.ms - a.ms);
+
 /**
- * How a range is counted with exact edges: `hours`, the whole hours inside it, from the
- * rollups (null when it holds none), and `edges`, the partial hours at its ends, from the
- * reports — each shorter than an hour. A range inside one or two neighbouring hours, with no
- * whole hour in between, is one edge.
+ * How a range is counted with exact edges: its whole days from the daily rollups, the whole
+ * hours between them and its ends from the hourly ones, and the partial hours at its ends —
+ * each shorter than an hour — from the reports. A range with no whole bucket of a grain is
+ * left to the finer ones. Pieces never overlap and cover the range exactly.
  */
-export function splitRange(range: TimeRange): { hours: TimeRange | null; edges: TimeRange[] } {
+export function splitRange(range: TimeRange, grains = COARSEST_FIRST): RangePiece[] {
   const { from, before } = range;
-  const firstHour = from && new Date(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS);
-  const endHour = before && rollupHour(before);
-  if (firstHour && endHour && firstHour.getTime() >= endHour.getTime()) {
-    return { hours: null, edges: [{ from, before }] };
-  }
-  const edges: TimeRange[] = [];
-  if (from && firstHour && from.getTime() < firstHour.getTime())
-    edges.push({ from, before: firstHour });
-  if (before && endHour && endHour.getTime() < before.getTime())
-    edges.push({ from: endHour, before });
-  return { hours: { from: firstHour, before: endHour }, edges };
+  const [grain, ...finer] = grains;
+  if (!grain) return [{ ...range, grain: null }];
+  const first = from && new Date(Math.ceil(from.getTime() / grain.ms) * grain.ms);
+  const end = before && new Date(Math.floor(before.getTime() / grain.ms) * grain.ms);
+  if (first && end && first.getTime() >= end.getTime()) return splitRange(range, finer);
+  const pieces: RangePiece[] = [{ from: first, before: end, grain }];
+  if (from && first && from.getTime() < first.getTime())
+    pieces.push(...splitRange({ from, before: first }, finer));
+  if (before && end && end.getTime() < before.getTime())
+    pieces.push(...splitRange({ from: end, before }, finer));
+  return pieces;
 }
 
 /**
@@ -90,8 +97,8 @@ export function utcDayOf(dialect: Dialect, column: string): RawBuilder<string> {
 /**
  * The reports under the filters (outcome left out: counts are per outcome), as rows of
  * (tool_name, source, outcome, day, count) to group and sum: the rollup rows of the range's
- * whole hours and, UNION ALL, one row per report of its partial hours. Alias it and select from
- * it (`db.selectFrom(countedRows(…).as('counted'))`).
+ * whole days and hours (splitRange) and, UNION ALL, one row per report of its partial hours.
+ * Alias it and select from it (`db.selectFrom(countedRows(…).as('counted'))`).
  *
  * Only the `labels` asked for are read; the others are ''. That matters for the reports: their
  * time index carries `outcome` but not the labels, so asking for a label there would look up
@@ -107,29 +114,29 @@ export function countedRows(
   labels: readonly RollupLabel[],
 ): SelectQueryBuilder<DB, never, CountedRow> {
   const asked = (label: RollupLabel) => labels.includes(label);
-  const { hours, edges } = splitRange(filters);
   const parts: SelectQueryBuilder<DB, never, CountedRow>[] = [];
-  if (hours) {
-    let q = db
-      .selectFrom('report_rollups')
-      .select([
-        asked('tool_name')
-          ? sql<string>`report_rollups.tool_name`.as('tool_name')
-          : empty('tool_name'),
-        asked('source') ? sql<string>`report_rollups.source`.as('source') : empty('source'),
-        sql<string>`report_rollups.outcome`.as('outcome'),
-        asked('day') ? utcDayOf(dialect, 'report_rollups.hour').as('day') : empty('day'),
-        sql<number | string>`report_rollups.count`.as('count'),
-      ])
-      .where('report_rollups.project_id', '=', projectId);
-    if (filters.toolName !== undefined)
-      q = q.where('report_rollups.tool_name', '=', filters.toolName);
-    if (filters.source !== undefined) q = q.where('report_rollups.source', '=', filters.source);
-    if (hours.from) q = q.where('report_rollups.hour', '>=', hours.from.toISOString());
-    if (hours.before) q = q.where('report_rollups.hour', '<', hours.before.toISOString());
-    parts.push(q as unknown as SelectQueryBuilder<DB, never, CountedRow>);
-  }
-  for (const edge of edges) {
+  for (const piece of splitRange(filters)) {
+    const { grain } = piece;
+    if (grain) {
+      // Both grains' tables have the columns of report_rollups but the bucket's ('hour', 'day').
+      const bucket = `r.${grain.column}`;
+      let q = db
+        .selectFrom(`${grain.table} as r` as 'report_rollups as r')
+        .select([
+          asked('tool_name') ? sql<string>`r.tool_name`.as('tool_name') : empty('tool_name'),
+          asked('source') ? sql<string>`r.source`.as('source') : empty('source'),
+          sql<string>`r.outcome`.as('outcome'),
+          asked('day') ? utcDayOf(dialect, bucket).as('day') : empty('day'),
+          sql<number | string>`r.count`.as('count'),
+        ])
+        .where('r.project_id', '=', projectId);
+      if (filters.toolName !== undefined) q = q.where('r.tool_name', '=', filters.toolName);
+      if (filters.source !== undefined) q = q.where('r.source', '=', filters.source);
+      if (piece.from) q = q.where(sql.ref(bucket), '>=', piece.from.toISOString());
+      if (piece.before) q = q.where(sql.ref(bucket), '<', piece.before.toISOString());
+      parts.push(q as unknown as SelectQueryBuilder<DB, never, CountedRow>);
+      continue;
+    }
     const q = applyReportFilters(
       db
         .selectFrom('reports')
@@ -145,13 +152,18 @@ export function countedRows(
           sql<number | string>`1`.as('count'),
         ]),
       projectId,
-      { toolName: filters.toolName, source: filters.source, ...edge },
+      {
+        toolName: filters.toolName,
+        source: filters.source,
+        from: piece.from,
+        before: piece.before,
+      },
     );
     parts.push(q as unknown as SelectQueryBuilder<DB, never, CountedRow>);
   }
   const [first, ...rest] = parts;
-  // splitRange always yields whole hours or an edge.
-  if (!first) throw new Error('countedRows: a date range with neither hours nor edges');
+  // splitRange always yields a piece.
+  if (!first) throw new Error('countedRows: a date range without pieces');
   return rest.reduce((union, part) => union.unionAll(part), first);
 }
 

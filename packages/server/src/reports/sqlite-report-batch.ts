@@ -6,7 +6,7 @@ import {
   type StorageDefaults,
   storageLimits,
 } from '../limits/storage-limits.js';
-import { ROLLUP_UPSERT_SQL, rollupKey } from './report-rollup-key.js';
+import { ROLLUP_GRAINS, rollupKey } from './report-rollup-key.js';
 import type { ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
@@ -94,7 +94,7 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: Stora
     on conflict (project_id, tool_name, source, outcome)
     do update set count = report_counts.count + excluded.count
   `);
-  const addReportRollup = sqlite.prepare(ROLLUP_UPSERT_SQL);
+  const addReportRollup = ROLLUP_GRAINS.map((grain) => sqlite.prepare(grain.upsertSql));
 
   function storeAll(submissions: ReportSubmission[]): SubmissionOutcome[] {
     const targets = new Map<string, IngestTarget | undefined>();
@@ -112,8 +112,8 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: Stora
     const unlimited: Counter = { key: [], used: 0, added: 0 };
     // Per project, tool, source and outcome ('' = absent label, as in report_counts).
     const counts = new Map<string, { key: [string, string, string, string]; added: number }>();
-    // Per project, hour and labels: the hourly rollups (report-rollups.repository.ts).
-    const rollups = new Map<string, { key: string[]; added: number }>();
+    // Per grain, project, bucket and labels: the rollups (report-rollup-key.ts).
+    const rollups = new Map<string, { grain: number; key: string[]; added: number }>();
 
     const outcomes = submissions.map((submission): SubmissionOutcome => {
       const { ingestKey, month, day, address, report } = submission;
@@ -167,10 +167,13 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: Stora
       const count = counts.get(countKey);
       if (count) count.added += 1;
       else counts.set(countKey, { key, added: 1 });
-      const hourKey = rollupKey({ ...report, projectId: target.project_id });
-      const rollup = rollups.get(hourKey.join('\n'));
-      if (rollup) rollup.added += 1;
-      else rollups.set(hourKey.join('\n'), { key: hourKey, added: 1 });
+      ROLLUP_GRAINS.forEach((grain, g) => {
+        const rollupRow = rollupKey(grain, { ...report, projectId: target.project_id });
+        const id = `${g}\n${rollupRow.join('\n')}`;
+        const rollup = rollups.get(id);
+        if (rollup) rollup.added += 1;
+        else rollups.set(id, { grain: g, key: rollupRow, added: 1 });
+      });
       return { status: 'stored', projectId: target.project_id };
     });
 
@@ -178,7 +181,8 @@ export function createSqliteReportBatch(sqlite: SQLite.Database, defaults: Stora
       if (added > 0) counterSql[kind].add.run(...key, added);
     }
     for (const { key, added } of counts.values()) addReportCount.run(...key, added);
-    for (const { key, added } of rollups.values()) addReportRollup.run(...key, added);
+    for (const { grain, key, added } of rollups.values())
+      addReportRollup[grain]!.run(...key, added);
     return outcomes;
   }
 

@@ -8,7 +8,7 @@ import {
 } from '../limits/storage-limits.js';
 import { insertReport } from './report.repository.js';
 import { incrementReportCount } from './report-counts.repository.js';
-import { addReportRollup } from './report-rollups.repository.js';
+import { addReportRollups } from './report-rollups.repository.js';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
 import {
   incrementAddressUsageWithinLimit,
@@ -52,7 +52,7 @@ export function createTransactionReportWriter(
       await db.transaction().execute(async (trx) => {
         await insertReport(trx, row);
         await incrementReportCount(trx, row);
-        await addReportRollup(trx, row);
+        await addReportRollups(trx, row);
         const { project, addressDay, account } = limits;
         if (
           project !== null &&
