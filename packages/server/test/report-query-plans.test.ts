@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/databases.js';
 import {
   countByDay,
+  countByDayInRange,
+  countBySourceInRange,
   countByTool,
+  countByToolInRange,
   countRecentByProject,
   type StatsFilters,
 } from '../src/console/stats.repository.js';
@@ -17,6 +20,7 @@ import {
   listReportsPage,
   type ReportFilters,
 } from '../src/reports/report.repository.js';
+import { countOutcomesInRange } from '../src/reports/report-rollups.repository.js';
 
 const PROJECT = 'a'.repeat(32);
 const FROM = new Date('2026-01-01T00:00:00Z');
@@ -120,6 +124,46 @@ describe('query plans of the reports on SQLite', () => {
       for (const filters of reachable) {
         const [plan] = await plans(() => count(filters));
         expectSeek(plan, filters, `${name} ${JSON.stringify(filters)}`);
+      }
+    }
+  });
+
+  it('counts date ranges from the rollups by seeking, with at most two partial hours of reports', async () => {
+    // Bounds inside an hour, so every range has whole days, whole hours and partial hours.
+    const from = new Date('2026-01-01T05:30:00.123Z');
+    const before = new Date('2026-01-31T10:15:00.000Z');
+    const ranged: StatsFilters[] = [];
+    for (const toolName of [undefined, 'search']) {
+      for (const source of [undefined, 'cli']) {
+        for (const range of [{ from }, { before }, { from, before }]) {
+          ranged.push({ toolName, source, ...range });
+        }
+      }
+    }
+    const counts: [string, (filters: StatsFilters) => Promise<unknown>][] = [
+      ['by outcome', (f) => countOutcomesInRange(kysely, 'sqlite', PROJECT, f)],
+      ['by day', (f) => countByDayInRange(kysely, 'sqlite', PROJECT, f)],
+      ['by tool', (f) => countByToolInRange(kysely, 'sqlite', PROJECT, f)],
+      ['by source', (f) => countBySourceInRange(kysely, 'sqlite', PROJECT, f, 50)],
+    ];
+    for (const [name, count] of counts) {
+      for (const filters of ranged) {
+        const what = `${name} ${JSON.stringify(filters)}`;
+        for (const plan of await plans(() => count(filters))) {
+          const steps = plan.filter((step) => /^(SCAN|SEARCH) report/.test(step));
+          // Every table is sought, never read whole (the union's own result is scanned).
+          for (const step of steps) expect.soft(step, what).toMatch(/^SEARCH /);
+          const reports = steps.filter((step) => /^SEARCH reports /.test(step));
+          const rollups = steps.filter((step) => /^SEARCH report_rollups/.test(step));
+          expect.soft(reports.length, what).toBeLessThanOrEqual(2);
+          for (const step of reports) expectSeek([step], filters, what);
+          expect.soft(rollups.length, what).toBeGreaterThanOrEqual(1);
+          for (const step of rollups) {
+            expect
+              .soft(step, what)
+              .toMatch(/^SEARCH report_rollups(_daily)? USING .*\(project_id=\?.*\b(hour|day)[<>]/);
+          }
+        }
       }
     }
   });

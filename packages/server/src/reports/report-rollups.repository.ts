@@ -102,9 +102,10 @@ export function utcDayOf(dialect: Dialect, column: string): RawBuilder<string> {
  *
  * Only the `labels` asked for are read; the others are ''. That matters for the reports: their
  * time index carries `outcome` but not the labels, so asking for a label there would look up
- * each report's row. Each part seeks on its own index: a tool or source filter and the time
- * range (report-query-plans.test.ts); no part groups, so SQLite's planner is not tempted to
- * walk an index for its order (report.repository.ts, groupKey).
+ * each report's row. Each part seeks (report-query-plans.test.ts): the rollups on their
+ * primary key's (project_id, bucket) range, the reports on a filter's index and the time
+ * range. No part groups, so SQLite's planner is not tempted to walk an index for its order
+ * (report.repository.ts, groupKey); the outer query groups the few rows the parts yield.
  */
 export function countedRows(
   db: Kysely<DB>,
@@ -118,20 +119,24 @@ export function countedRows(
   for (const piece of splitRange(filters)) {
     const { grain } = piece;
     if (grain) {
-      // Both grains' tables have the columns of report_rollups but the bucket's ('hour', 'day').
-      const bucket = `r.${grain.column}`;
+      // Both grains' tables have the columns of report_rollups but the bucket's ('hour', 'day');
+      // each is named as itself, so query plans name it too.
+      const column = (name: string) => sql.ref(`${grain.table}.${name}`);
+      const bucket = `${grain.table}.${grain.column}`;
       let q = db
-        .selectFrom(`${grain.table} as r` as 'report_rollups as r')
+        .selectFrom(grain.table as 'report_rollups')
         .select([
-          asked('tool_name') ? sql<string>`r.tool_name`.as('tool_name') : empty('tool_name'),
-          asked('source') ? sql<string>`r.source`.as('source') : empty('source'),
-          sql<string>`r.outcome`.as('outcome'),
+          asked('tool_name')
+            ? sql<string>`${column('tool_name')}`.as('tool_name')
+            : empty('tool_name'),
+          asked('source') ? sql<string>`${column('source')}`.as('source') : empty('source'),
+          sql<string>`${column('outcome')}`.as('outcome'),
           asked('day') ? utcDayOf(dialect, bucket).as('day') : empty('day'),
-          sql<number | string>`r.count`.as('count'),
+          sql<number | string>`${column('count')}`.as('count'),
         ])
-        .where('r.project_id', '=', projectId);
-      if (filters.toolName !== undefined) q = q.where('r.tool_name', '=', filters.toolName);
-      if (filters.source !== undefined) q = q.where('r.source', '=', filters.source);
+        .where(column('project_id'), '=', projectId);
+      if (filters.toolName !== undefined) q = q.where(column('tool_name'), '=', filters.toolName);
+      if (filters.source !== undefined) q = q.where(column('source'), '=', filters.source);
       if (piece.from) q = q.where(sql.ref(bucket), '>=', piece.from.toISOString());
       if (piece.before) q = q.where(sql.ref(bucket), '<', piece.before.toISOString());
       parts.push(q as unknown as SelectQueryBuilder<DB, never, CountedRow>);
