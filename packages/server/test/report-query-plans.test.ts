@@ -8,7 +8,6 @@ import {
   countBySourceInRange,
   countByTool,
   countByToolInRange,
-  countRecentByProject,
   type StatsFilters,
 } from '../src/console/stats.repository.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
@@ -20,7 +19,10 @@ import {
   listReportsPage,
   type ReportFilters,
 } from '../src/reports/report.repository.js';
-import { countOutcomesInRange } from '../src/reports/report-rollups.repository.js';
+import {
+  countOutcomesByProjectSince,
+  countOutcomesInRange,
+} from '../src/reports/report-rollups.repository.js';
 
 const PROJECT = 'a'.repeat(32);
 const FROM = new Date('2026-01-01T00:00:00Z');
@@ -170,7 +172,6 @@ describe('query plans of the reports on SQLite', () => {
 
   it('seeks for the account overview, a report by id and a resumed stream too', async () => {
     const all = [
-      ...(await plans(() => countRecentByProject(kysely, 'b'.repeat(32), FROM))),
       ...(await plans(() => findReportById(kysely, PROJECT))),
       ...(await plans(() => listReportsAfterId(kysely, PROJECT, PROJECT, 100))),
     ];
@@ -178,5 +179,12 @@ describe('query plans of the reports on SQLite', () => {
       expect(plan.join('\n')).toMatch(/SEARCH reports USING/);
       expect(plan.join('\n')).not.toMatch(/SCAN reports(?! USING)/);
     }
+    // The overview's last 7 days: each project of the account, then its rollups and reports.
+    const [overview] = await plans(() =>
+      countOutcomesByProjectSince(kysely, 'b'.repeat(32), new Date('2026-01-01T05:30:00.123Z')),
+    );
+    const tables = overview!.filter((step) => /^(SCAN|SEARCH) (projects|report)/.test(step));
+    expect(tables.length).toBeGreaterThan(0);
+    for (const step of tables) expect(step).toMatch(/^SEARCH /);
   });
 });

@@ -18,13 +18,15 @@ import { countByTool } from '../src/console/stats.repository.js';
 import { newId } from '../src/ids.js';
 import { utcDay } from '../src/limits/throttle-log.js';
 import { listReports, usageMonth } from '../src/reports/report.service.js';
+import { countOutcomesByProjectSince } from '../src/reports/report-rollups.repository.js';
 
 /**
  * Issue 17, item 2: counts under a date range come from the hourly rollups, with the partial
  * hours at the range's ends counted from the reports. For random reports at random times
  * (crowded at hour and day boundaries, where an edge is easy to get wrong) and random ranges
  * and filters, every count — the reports list's stats and total, the timeseries' days, the
- * tools table and the sources list — equals counting the reports one by one, here in memory.
+ * tools table, the sources list and the project list's recent counts — equals counting the
+ * reports one by one, here in memory.
  * The reports go through the server's own writer, so the rollups are the ones it keeps.
  * FUZZ_SEED=<n> explores other cases.
  */
@@ -164,6 +166,19 @@ describe.each(DIALECTS)('hourly rollups on %s', (dialect) => {
           expect(list.pagination.total, `total ${what}`).toBe(
             q.outcome ? stats[q.outcome] : stats.total,
           );
+
+          // The project list's recent counts (since a time, to now), per project of the account.
+          if (q.from) {
+            const recent = await countOutcomesByProjectSince(ctx.db, t.accountId, q.from.start);
+            const since = zero();
+            for (const r of reports) if (r.at >= from) since[r.outcome]++;
+            const got = zero();
+            for (const row of recent) {
+              expect(row.projectId).toBe(t.projectId);
+              got[row.outcome as Outcome] += row.n;
+            }
+            expect(got, `since ${what}`).toEqual(since);
+          }
 
           const statsQuery = StatsQuery.parse({
             from: raw.from,

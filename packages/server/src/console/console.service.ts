@@ -22,7 +22,10 @@ import {
   sumReportCountsBySource,
   sumReportCountsByTool,
 } from '../reports/report-counts.repository.js';
-import { rollupsAnswer } from '../reports/report-rollups.repository.js';
+import {
+  countOutcomesByProjectSince,
+  rollupsAnswer,
+} from '../reports/report-rollups.repository.js';
 import { addToStats, emptyStats, isOutcome } from '../reports/report-stats.js';
 import {
   countByDay,
@@ -31,7 +34,6 @@ import {
   countBySourceInRange,
   countByTool,
   countByToolInRange,
-  countRecentByProject,
 } from './stats.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -45,7 +47,7 @@ export async function listConsoleProjects(
   await ctx.reportWriter.flush();
   const [projects, counts] = await Promise.all([
     listProjects(ctx.db, accountId),
-    countRecentByProject(ctx.db, accountId, since),
+    countOutcomesByProjectSince(ctx.db, accountId, since),
   ]);
   const stats = new Map(projects.map((p) => [p.id, emptyStats()]));
   for (const { projectId, outcome, n } of counts) {

@@ -29,23 +29,6 @@ function utcDay(dialect: Dialect) {
     : sql<string>`substr(reports.created_at, 1, 10)`;
 }
 
-/** Reports per project and outcome since a time, for every project of the account: one query. */
-export async function countRecentByProject(db: Kysely<DB>, accountId: string, since: Date) {
-  const rows = await db
-    .selectFrom('reports')
-    .innerJoin('projects', 'projects.id', 'reports.project_id')
-    .select((eb) => [
-      'reports.project_id as project_id',
-      'reports.outcome as outcome',
-      eb.fn.countAll<number | string>().as('n'),
-    ])
-    .where('projects.account_id', '=', accountId)
-    .where('reports.created_at', '>=', since.toISOString())
-    .groupBy(['reports.project_id', 'reports.outcome'])
-    .execute();
-  return rows.map((row) => ({ projectId: row.project_id, outcome: row.outcome, n: Number(row.n) }));
-}
-
 /** Reports per UTC day and outcome under the filters. */
 export async function countByDay(
   db: Kysely<DB>,

@@ -190,3 +190,56 @@ export async function countOutcomesInRange(
     .execute();
   return new Map(rows.map((row) => [row.outcome, Number(row.n)]));
 }
+
+/**
+ * Reports per project and outcome since a time, for every project of the account (the
+ * dashboard's project list), from the rollups with exact edges as countedRows: one query.
+ */
+export async function countOutcomesByProjectSince(
+  db: Kysely<DB>,
+  accountId: string,
+  since: Date,
+): Promise<{ projectId: string; outcome: string; n: number }[]> {
+  type Row = { project_id: string; outcome: string; count: number | string };
+  const parts: SelectQueryBuilder<DB, never, Row>[] = [];
+  for (const piece of splitRange({ from: since })) {
+    const { grain } = piece;
+    if (grain) {
+      const column = (name: string) => sql.ref(`${grain.table}.${name}`);
+      let q = db
+        .selectFrom(grain.table as 'report_rollups')
+        .innerJoin('projects', 'projects.id', column('project_id') as never)
+        .select([
+          sql<string>`${column('project_id')}`.as('project_id'),
+          sql<string>`${column('outcome')}`.as('outcome'),
+          sql<number | string>`${column('count')}`.as('count'),
+        ])
+        .where('projects.account_id', '=', accountId);
+      const bucket = column(grain.column);
+      if (piece.from) q = q.where(bucket, '>=', piece.from.toISOString());
+      if (piece.before) q = q.where(bucket, '<', piece.before.toISOString());
+      parts.push(q as unknown as SelectQueryBuilder<DB, never, Row>);
+      continue;
+    }
+    let q = db
+      .selectFrom('reports')
+      .innerJoin('projects', 'projects.id', 'reports.project_id')
+      .select([
+        sql<string>`reports.project_id`.as('project_id'),
+        sql<string>`reports.outcome`.as('outcome'),
+        sql<number | string>`1`.as('count'),
+      ])
+      .where('projects.account_id', '=', accountId);
+    if (piece.from) q = q.where('reports.created_at', '>=', piece.from.toISOString());
+    if (piece.before) q = q.where('reports.created_at', '<', piece.before.toISOString());
+    parts.push(q as unknown as SelectQueryBuilder<DB, never, Row>);
+  }
+  const [first, ...rest] = parts;
+  if (!first) return [];
+  const rows = await db
+    .selectFrom(rest.reduce((union, part) => union.unionAll(part), first).as('counted'))
+    .select(['project_id', 'outcome', sql<number | string>`sum(count)`.as('n')])
+    .groupBy(['project_id', 'outcome'])
+    .execute();
+  return rows.map((row) => ({ projectId: row.project_id, outcome: row.outcome, n: Number(row.n) }));
+}
