@@ -7,7 +7,7 @@ import {
   groupKey,
   type ReportFilters,
 } from '../reports/report.repository.js';
-import { countedRows } from '../reports/report-rollups.repository.js';
+import { countedRows, utcDayOf } from '../reports/report-rollups.repository.js';
 import {
   TOOL_ORDER,
   type ToolCounts,
@@ -19,16 +19,6 @@ import {
 /** The reports filters but `outcome`: charts show every outcome. */
 export type StatsFilters = Omit<ReportFilters, 'outcome'>;
 
-/**
- * The UTC day of `created_at` as `YYYY-MM-DD`. SQLite stores ISO 8601 UTC text, so the day is
- * its first ten characters; PostgreSQL stores timestamptz, formatted in UTC.
- */
-function utcDay(dialect: Dialect) {
-  return dialect === 'postgres'
-    ? sql<string>`to_char(reports.created_at at time zone 'UTC', 'YYYY-MM-DD')`
-    : sql<string>`substr(reports.created_at, 1, 10)`;
-}
-
 /** Reports per UTC day and outcome under the filters. */
 export async function countByDay(
   db: Kysely<DB>,
@@ -36,7 +26,7 @@ export async function countByDay(
   projectId: string,
   filters: StatsFilters,
 ) {
-  const day = utcDay(dialect);
+  const day = utcDayOf(dialect, 'reports.created_at');
   const rows = await applyReportFilters(
     db
       .selectFrom('reports')
