@@ -9,8 +9,10 @@ import {
 } from '../../../test/harness/databases.js';
 import {
   countByDay,
+  countByDayInRange,
+  countBySourceInRange,
   countByTool,
-  countRecentByProject,
+  countByToolInRange,
   type StatsFilters,
 } from '../src/console/stats.repository.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
@@ -23,6 +25,10 @@ import {
   type PageStart,
   type ReportFilters,
 } from '../src/reports/report.repository.js';
+import {
+  countOutcomesByProjectSince,
+  countOutcomesInRange,
+} from '../src/reports/report-rollups.repository.js';
 
 const PROJECT = 'a'.repeat(32);
 const FROM = new Date('2026-01-01T00:00:00Z');
@@ -165,9 +171,48 @@ describe('query plans of the reports on SQLite', () => {
     }
   });
 
+  it('counts date ranges from the rollups by seeking, with at most two partial hours of reports', async () => {
+    // Bounds inside an hour, so every range has whole days, whole hours and partial hours.
+    const from = new Date('2026-01-01T05:30:00.123Z');
+    const before = new Date('2026-01-31T10:15:00.000Z');
+    const ranged: StatsFilters[] = [];
+    for (const toolName of [undefined, 'search']) {
+      for (const source of [undefined, 'cli']) {
+        for (const range of [{ from }, { before }, { from, before }]) {
+          ranged.push({ toolName, source, ...range });
+        }
+      }
+    }
+    const counts: [string, (filters: StatsFilters) => Promise<unknown>][] = [
+      ['by outcome', (f) => countOutcomesInRange(kysely, 'sqlite', PROJECT, f)],
+      ['by day', (f) => countByDayInRange(kysely, 'sqlite', PROJECT, f)],
+      ['by tool', (f) => countByToolInRange(kysely, 'sqlite', PROJECT, f)],
+      ['by source', (f) => countBySourceInRange(kysely, 'sqlite', PROJECT, f, 50)],
+    ];
+    for (const [name, count] of counts) {
+      for (const filters of ranged) {
+        const what = `${name} ${JSON.stringify(filters)}`;
+        for (const plan of await plans(() => count(filters))) {
+          const steps = plan.filter((step) => /^(SCAN|SEARCH) report/.test(step));
+          // Every table is sought, never read whole (the union's own result is scanned).
+          for (const step of steps) expect.soft(step, what).toMatch(/^SEARCH /);
+          const reports = steps.filter((step) => /^SEARCH reports /.test(step));
+          const rollups = steps.filter((step) => /^SEARCH report_rollups/.test(step));
+          expect.soft(reports.length, what).toBeLessThanOrEqual(2);
+          for (const step of reports) expectSeek([step], filters, what);
+          expect.soft(rollups.length, what).toBeGreaterThanOrEqual(1);
+          for (const step of rollups) {
+            expect
+              .soft(step, what)
+              .toMatch(/^SEARCH report_rollups(_daily)? USING .*\(project_id=\?.*\b(hour|day)[<>]/);
+          }
+        }
+      }
+    }
+  });
+
   it('seeks for the account overview, a report by id and a resumed stream too', async () => {
     const all = [
-      ...(await plans(() => countRecentByProject(kysely, 'b'.repeat(32), FROM))),
       ...(await plans(() => findReportById(kysely, PROJECT))),
       ...(await plans(() => listReportsAfterId(kysely, PROJECT, PROJECT, 100))),
     ];
@@ -175,6 +220,13 @@ describe('query plans of the reports on SQLite', () => {
       expect(plan.join('\n')).toMatch(/SEARCH reports USING/);
       expect(plan.join('\n')).not.toMatch(/SCAN reports(?! USING)/);
     }
+    // The overview's last 7 days: each project of the account, then its rollups and reports.
+    const [overview] = await plans(() =>
+      countOutcomesByProjectSince(kysely, 'b'.repeat(32), new Date('2026-01-01T05:30:00.123Z')),
+    );
+    const tables = overview!.filter((step) => /^(SCAN|SEARCH) (projects|report)/.test(step));
+    expect(tables.length).toBeGreaterThan(0);
+    for (const step of tables) expect(step).toMatch(/^SEARCH /);
   });
 });
 

@@ -22,12 +22,18 @@ import {
   sumReportCountsBySource,
   sumReportCountsByTool,
 } from '../reports/report-counts.repository.js';
+import {
+  countOutcomesByProjectSince,
+  rollupsAnswer,
+} from '../reports/report-rollups.repository.js';
 import { addToStats, emptyStats, isOutcome } from '../reports/report-stats.js';
 import {
   countByDay,
+  countByDayInRange,
   countBySource,
+  countBySourceInRange,
   countByTool,
-  countRecentByProject,
+  countByToolInRange,
 } from './stats.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -40,7 +46,7 @@ export async function listConsoleProjects(
   const since = new Date(Date.now() - 7 * DAY_MS);
   const [projects, counts] = await Promise.all([
     listProjects(ctx.db, accountId),
-    countRecentByProject(ctx.db, accountId, since),
+    countOutcomesByProjectSince(ctx.db, accountId, since),
   ]);
   const stats = new Map(projects.map((p) => [p.id, emptyStats()]));
   for (const { projectId, outcome, n } of counts) {
@@ -79,12 +85,15 @@ export async function projectTimeseries(
       { errors: [{ field: 'from', message: `range must be at most ${TIMESERIES_MAX_DAYS} days` }] },
     );
   }
-  const rows = await countByDay(ctx.db, ctx.database.dialect, project.id, {
+  const filters = {
     toolName: query.tool_name,
     source: query.source,
     from: query.from?.start ?? new Date(firstDay),
     before: query.to?.end ?? new Date(lastDay + DAY_MS),
-  });
+  };
+  // The days' whole hours from the rollups, the partial hours at the range's ends counted.
+  const count = rollupsAnswer(filters) ? countByDayInRange : countByDay;
+  const rows = await count(ctx.db, ctx.database.dialect, project.id, filters);
   const days = Array.from({ length: dayCount }, (_, i) => ({
     date: new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10),
     success: 0,
@@ -116,10 +125,17 @@ export async function projectToolStats(
   const project = await getOwnedProject(ctx.db, accountId, projectId);
   const filters = { source: query.source, from: query.from?.start, before: query.to?.end };
   const page = { offset: (query.page - 1) * query.limit, limit: query.limit };
-  // As the reports list's stats (report.service.ts).
+  // As the reports list's stats (report.service.ts): all time from the running counters, a
+  // date range from the hourly rollups.
   const { tools, total } = countersAnswer(filters)
     ? await sumReportCountsByTool(ctx.db, project.id, filters, page)
-    : await countByTool(ctx.db, ctx.database.dialect, project.id, filters, page);
+    : await (rollupsAnswer(filters) ? countByToolInRange : countByTool)(
+        ctx.db,
+        ctx.database.dialect,
+        project.id,
+        filters,
+        page,
+      );
   return {
     tools: tools.map(({ toolName, ...counts }) => ({
       tool_name: toolName,
@@ -145,10 +161,16 @@ export async function projectSourceStats(
   const project = await getOwnedProject(ctx.db, accountId, projectId);
   const filters = { toolName: query.tool_name, from: query.from?.start, before: query.to?.end };
   const { dialect } = ctx.database;
-  // As projectToolStats: the running counters hold all time, a date range is counted.
+  // As projectToolStats: the running counters hold all time, a date range the rollups.
   const rows = countersAnswer(filters)
     ? await sumReportCountsBySource(ctx.db, dialect, project.id, filters, SOURCES_LIMIT)
-    : await countBySource(ctx.db, dialect, project.id, filters, SOURCES_LIMIT);
+    : await (rollupsAnswer(filters) ? countBySourceInRange : countBySource)(
+        ctx.db,
+        dialect,
+        project.id,
+        filters,
+        SOURCES_LIMIT,
+      );
   return {
     sources: rows.slice(0, SOURCES_LIMIT).map(({ source, n }) => ({ source, total: n })),
     truncated: rows.length > SOURCES_LIMIT,

@@ -7,6 +7,7 @@ import {
   groupKey,
   type ReportFilters,
 } from '../reports/report.repository.js';
+import { countedRows, utcDayOf } from '../reports/report-rollups.repository.js';
 import {
   TOOL_ORDER,
   type ToolCounts,
@@ -18,33 +19,6 @@ import {
 /** The reports filters but `outcome`: charts show every outcome. */
 export type StatsFilters = Omit<ReportFilters, 'outcome'>;
 
-/**
- * The UTC day of `created_at` as `YYYY-MM-DD`. SQLite stores ISO 8601 UTC text, so the day is
- * its first ten characters; PostgreSQL stores timestamptz, formatted in UTC.
- */
-function utcDay(dialect: Dialect) {
-  return dialect === 'postgres'
-    ? sql<string>`to_char(reports.created_at at time zone 'UTC', 'YYYY-MM-DD')`
-    : sql<string>`substr(reports.created_at, 1, 10)`;
-}
-
-/** Reports per project and outcome since a time, for every project of the account: one query. */
-export async function countRecentByProject(db: Kysely<DB>, accountId: string, since: Date) {
-  const rows = await db
-    .selectFrom('reports')
-    .innerJoin('projects', 'projects.id', 'reports.project_id')
-    .select((eb) => [
-      'reports.project_id as project_id',
-      'reports.outcome as outcome',
-      eb.fn.countAll<number | string>().as('n'),
-    ])
-    .where('projects.account_id', '=', accountId)
-    .where('reports.created_at', '>=', since.toISOString())
-    .groupBy(['reports.project_id', 'reports.outcome'])
-    .execute();
-  return rows.map((row) => ({ projectId: row.project_id, outcome: row.outcome, n: Number(row.n) }));
-}
-
 /** Reports per UTC day and outcome under the filters. */
 export async function countByDay(
   db: Kysely<DB>,
@@ -52,7 +26,7 @@ export async function countByDay(
   projectId: string,
   filters: StatsFilters,
 ) {
-  const day = utcDay(dialect);
+  const day = utcDayOf(dialect, 'reports.created_at');
   const rows = await applyReportFilters(
     db
       .selectFrom('reports')
@@ -126,4 +100,71 @@ export async function countBySource(
     .filter((row): row is typeof row & { source: string } => row.source !== null)
     .slice(0, limit + 1)
     .map((row) => ({ source: row.source, n: Number(row.n) }));
+}
+
+/*
+ * The same counts under a date range, from the hourly rollups with exact edges
+ * (reports/report-rollups.repository.ts, countedRows): O(hours) rows whatever the number of
+ * reports. The functions above count the reports themselves; they stay for the one case the
+ * rollups cannot answer, an empty label filter (rollupsAnswer).
+ */
+
+/** Reports per UTC day and outcome under the filters and a date range, from the rollups. */
+export async function countByDayInRange(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: StatsFilters,
+) {
+  const rows = await db
+    .selectFrom(countedRows(db, dialect, projectId, filters, ['day']).as('counted'))
+    .select(['day', 'outcome', sql<number | string>`sum(count)`.as('n')])
+    .groupBy(['day', 'outcome'])
+    .execute();
+  return rows.map((row) => ({ day: row.day, outcome: row.outcome, n: Number(row.n) }));
+}
+
+/** As countByTool, from the rollups (a date range). */
+export async function countByToolInRange(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: Omit<StatsFilters, 'toolName'>,
+  page: ToolPage = { offset: 0, limit: 100 },
+): Promise<{ tools: ToolCounts[]; total: number }> {
+  const counted = () => countedRows(db, dialect, projectId, filters, ['tool_name']).as('counted');
+  const rows = await db
+    .selectFrom(counted())
+    .select(['tool_name', ...toolColumns('counter')])
+    .groupBy('tool_name')
+    .orderBy(TOOL_ORDER)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const total = await db
+    .selectFrom(counted())
+    .select(sql<number | string>`count(distinct tool_name)`.as('n'))
+    .executeTakeFirst();
+  return { tools: rows.map(toToolCounts), total: Number(total?.n ?? 0) };
+}
+
+/** As countBySource, from the rollups (a date range). */
+export async function countBySourceInRange(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: Omit<StatsFilters, 'source'>,
+  limit: number,
+): Promise<{ source: string; n: number }[]> {
+  const n = sql<number | string>`sum(count)`;
+  const rows = await db
+    .selectFrom(countedRows(db, dialect, projectId, filters, ['source']).as('counted'))
+    .select(['source', n.as('n')])
+    .where('source', '<>', '')
+    .groupBy('source')
+    .orderBy(n, 'desc')
+    .orderBy(byCodePoint(dialect, 'source'))
+    .limit(limit + 1)
+    .execute();
+  return rows.map((row) => ({ source: row.source, n: Number(row.n) }));
 }

@@ -25,9 +25,8 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'address_usage', action: 'copy' },
   { table: 'throttled_requests', action: 'copy' },
   { table: 'report_counts', action: 'copy' },
-  // Issue 17's per-hour rollups (migration 0010, built in parallel with this list): a listed
-  // table the source does not have is passed over, so this line is harmless until it lands.
   { table: 'report_rollups', action: 'copy' },
+  { table: 'report_rollups_daily', action: 'copy' },
   { table: 'reports', action: 'copy' },
   // After `reports`: the inbox's reports join those already moved (their ids never collide).
   { table: 'report_inbox', action: 'copy-into', into: 'reports' },

@@ -15,6 +15,7 @@ import { reportInboxMigration } from './migrations/0005-report-inbox.js';
 import { ingestLimitsMigration } from './migrations/0006-ingest-limits.js';
 import { invitationsMigration } from './migrations/0007-invitations.js';
 import { redactionAndLabelCapsMigration } from './migrations/0009-redaction-and-label-caps.js';
+import { reportRollupsMigration } from './migrations/0010-report-rollups.js';
 import { reportPageIndexesMigration } from './migrations/0011-report-page-indexes.js';
 import { authFailuresMigration } from './migrations/0012-auth-failures.js';
 
@@ -32,6 +33,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0006-ingest-limits': ingestLimitsMigration(),
     '0007-invitations': invitationsMigration(db.dialect),
     '0009-redaction-and-label-caps': redactionAndLabelCapsMigration(db.dialect),
+    '0010-report-rollups': reportRollupsMigration(db.dialect),
     '0011-report-page-indexes': reportPageIndexesMigration(),
     '0012-auth-failures': authFailuresMigration(),
   };

@@ -1,7 +1,8 @@
 import type { RootOperationNode } from 'kysely';
 
 /**
- * The tables the report writer fills (reports, and the facet counters it keeps beside them).
+ * The tables the report writer fills (reports, and the facet counters and rollups it keeps
+ * beside them).
  * A read of one of them outside a transaction waits for the writer's barrier first, so it sees
  * every report acknowledged before it (read-your-writes without a `flush()` at each call site),
  * and on a SQLite file it runs in a reader process, off the event loop: these are the reads
@@ -10,9 +11,14 @@ import type { RootOperationNode } from 'kysely';
  * Everything else (keys, sessions, projects, settings) is a lookup by key: it stays on the main
  * connection, so a burst of slow report reads never queues an API-key check or the ingest
  * path's key lookup behind them, and the writer's own key and quota lookups never wait on the
- * barrier they are part of. A table added for reports (rollups) belongs in this list.
+ * barrier they are part of. A table the writer fills belongs in this list.
  */
-export const REPORT_TABLES: ReadonlySet<string> = new Set(['reports', 'report_counts']);
+export const REPORT_TABLES: ReadonlySet<string> = new Set([
+  'reports',
+  'report_counts',
+  'report_rollups',
+  'report_rollups_daily',
+]);
 
 /** Whether a query is a SELECT that reads a report table (in any join or subquery). */
 export function readsReportTables(node: RootOperationNode): boolean {

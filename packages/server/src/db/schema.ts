@@ -109,6 +109,29 @@ export interface ReportCountsTable {
   count: number;
 }
 
+/**
+ * Reports per project, UTC hour and (tool_name, source, outcome) (migration 0010); '' stands
+ * for an absent label.
+ */
+export interface ReportRollupsTable {
+  project_id: string;
+  hour: Timestamp;
+  tool_name: string;
+  source: string;
+  outcome: string;
+  count: number;
+}
+
+/** As report_rollups, per UTC day (migration 0010). */
+export interface ReportRollupsDailyTable {
+  project_id: string;
+  day: Timestamp;
+  tool_name: string;
+  source: string;
+  outcome: string;
+  count: number;
+}
+
 export interface SessionsTable {
   /** SHA-256 (hex) of the random session id in the cookie: a leaked table signs nobody in. */
   id_hash: string;
@@ -156,6 +179,8 @@ export interface DB {
   address_usage: AddressUsageTable;
   throttled_requests: ThrottledRequestsTable;
   report_counts: ReportCountsTable;
+  report_rollups: ReportRollupsTable;
+  report_rollups_daily: ReportRollupsDailyTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;
   auth_failures: AuthFailuresTable;

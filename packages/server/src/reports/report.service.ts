@@ -23,6 +23,7 @@ import {
 } from './report.repository.js';
 import { countersAnswer, sumReportCounts } from './report-counts.repository.js';
 import { type CursorScope, decodeCursor, encodeCursor } from './report-cursor.js';
+import { countOutcomesInRange, rollupsAnswer } from './report-rollups.repository.js';
 import { addToStats, emptyStats } from './report-stats.js';
 
 export function usageMonth(date: Date): string {
@@ -140,9 +141,15 @@ export async function listReports(
   const { start, position } = pageStart(query, scope);
   // Every report acknowledged before this request is on the page and in the stats: each read
   // of the report tables waits for the writer first (db/routed-dialect.ts).
+  // All time from the running counters; a date range from the hourly rollups (its partial
+  // hours counted from the reports); an empty label filter, which they cannot tell from an
+  // absent label, from the reports.
+  const { dialect } = ctx.database;
   const counts = countersAnswer(facets)
     ? await sumReportCounts(ctx.db, project.id, facets)
-    : await countReportsByOutcome(ctx.db, ctx.database.dialect, project.id, facets);
+    : rollupsAnswer(facets)
+      ? await countOutcomesInRange(ctx.db, dialect, project.id, facets)
+      : await countReportsByOutcome(ctx.db, dialect, project.id, facets);
   const stats = emptyStats();
   for (const [outcome, n] of counts) addToStats(stats, outcome, n);
   const matching = query.outcome ? stats[query.outcome] : stats.total;

@@ -4,6 +4,7 @@ import {
   type StorageDefaults,
   storageLimits,
 } from '../../limits/storage-limits.js';
+import { ROLLUP_GRAINS, rollupKey } from '../report-rollup-key.js';
 import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
@@ -11,8 +12,8 @@ import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-wr
  * touches, what each submission of the batch comes to (in order, each counted after the ones
  * before it), and the aggregated writes. Pure: no SQL, no I/O. The back ends look the keys up,
  * read (and on PostgreSQL lock) the counter rows `counterRowsToRead` names, call `planBatch`, and
- * write what it returns (batch-steps.ts). Kept free of imports but storage-limits.ts: the SQLite
- * writer's worker thread runs it too.
+ * write what it returns (batch-steps.ts). Kept free of imports but storage-limits.ts and
+ * report-rollup-key.ts: the SQLite writer's worker thread runs it too.
  */
 
 /** What an active ingest key leads to: its project, its account and their limit columns. */
@@ -49,12 +50,11 @@ export interface ReportCounter extends CounterTable {
 }
 
 /**
- * The per-report counters, written once per batch and row. Another such counter (hourly
- * rollups, say) is one more entry here: the back ends write every entry, and reports imported
- * without the limits (importReports) count in them too. For example:
- *   { table: 'report_rollups', columns: ['project_id', 'hour', 'tool_name', 'source', 'outcome'],
- *     keyOf: (r) => [r.projectId, hourOf(r.createdAt), r.toolName ?? '', r.source ?? '', r.outcome] }
- * (its count column must be named `count`, as the upsert of batch-statements.ts writes it).
+ * The per-report counters, written once per batch and row: the all-time facet counters and the
+ * hourly and daily rollups (migration 0010, report-rollup-key.ts). Another such counter is one
+ * more entry here: the back ends write every entry, and reports imported without the limits
+ * (importReports) count in them too. Its count column must be named `count`, as the upsert of
+ * batch-statements.ts writes it.
  */
 export const REPORT_COUNTERS: readonly ReportCounter[] = [
   // '' stands for an absent label (report_counts' key columns cannot be NULL).
@@ -63,6 +63,11 @@ export const REPORT_COUNTERS: readonly ReportCounter[] = [
     columns: ['project_id', 'tool_name', 'source', 'outcome'],
     keyOf: (r) => [r.projectId, r.toolName ?? '', r.source ?? '', r.outcome],
   },
+  ...ROLLUP_GRAINS.map((grain) => ({
+    table: grain.table,
+    columns: ['project_id', grain.column, 'tool_name', 'source', 'outcome'],
+    keyOf: (r: NewReport) => rollupKey(grain, r),
+  })),
 ];
 
 /** A counter row, named as one string: the lock order of PostgreSQL, and the map key here. */

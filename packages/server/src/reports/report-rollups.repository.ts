@@ -1,0 +1,226 @@
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { applyReportFilters, type ReportFilters } from './report.repository.js';
+import { ROLLUP_GRAINS, type RollupGrain } from './report-rollup-key.js';
+
+/**
+ * The rollups (migration 0010): how many reports a project stored per UTC hour and per UTC day
+ * and (tool_name, source, outcome). Written in the transaction that stores the reports they
+ * count (write-path/plan-batch.ts, REPORT_COUNTERS, with the keys of report-rollup-key.ts); read for every count under a date
+ * range, so those cost O(buckets) rows instead of one per report.
+ */
+
+/** A half-open time range [from, before); either end may be open. */
+export interface TimeRange {
+  from?: Date;
+  before?: Date;
+}
+
+/** A piece of a range and what counts it: a rollup grain's whole buckets, or the reports. */
+export type RangePiece = TimeRange & { grain: RollupGrain | null };
+
+const COARSEST_FIRST = [...ROLLUP_GRAINS].sort((a, b) => b.ms - a.ms);
+
+/**
+ * How a range is counted with exact edges: its whole days from the daily rollups, the whole
+ * hours between them and its ends from the hourly ones, and the partial hours at its ends —
+ * each shorter than an hour — from the reports. A range with no whole bucket of a grain is
+ * left to the finer ones. Pieces never overlap and cover the range exactly.
+ */
+export function splitRange(range: TimeRange, grains = COARSEST_FIRST): RangePiece[] {
+  const { from, before } = range;
+  const [grain, ...finer] = grains;
+  if (!grain) return [{ ...range, grain: null }];
+  const first = from && new Date(Math.ceil(from.getTime() / grain.ms) * grain.ms);
+  const end = before && new Date(Math.floor(before.getTime() / grain.ms) * grain.ms);
+  if (first && end && first.getTime() >= end.getTime()) return splitRange(range, finer);
+  const pieces: RangePiece[] = [{ from: first, before: end, grain }];
+  if (from && first && from.getTime() < first.getTime())
+    pieces.push(...splitRange({ from, before: first }, finer));
+  if (before && end && end.getTime() < before.getTime())
+    pieces.push(...splitRange({ from: end, before }, finer));
+  return pieces;
+}
+
+/**
+ * Whether the rollups answer counts under these filters: under a date range (all time is the
+ * running counters' job, report-counts.repository.ts), and not under an empty label filter,
+ * which matches no report but is how the rollups store an absent label.
+ */
+export function rollupsAnswer(filters: Omit<ReportFilters, 'outcome'>): boolean {
+  const dated = filters.from !== undefined || filters.before !== undefined;
+  return dated && filters.toolName !== '' && filters.source !== '';
+}
+
+/** The label columns a count groups by; the others are left out of each row (''). */
+export type RollupLabel = 'tool_name' | 'source' | 'day';
+
+/** One row of `countedRows`: `count` reports with these labels ('' = absent or not asked). */
+interface CountedRow {
+  tool_name: string;
+  source: string;
+  outcome: string;
+  day: string;
+  count: number | string;
+}
+
+/**
+ * The UTC day (`YYYY-MM-DD`) of a timestamp column: SQLite stores ISO 8601 UTC text, so its
+ * first ten characters; PostgreSQL a timestamptz, formatted in UTC.
+ */
+export function utcDayOf(dialect: Dialect, column: string): RawBuilder<string> {
+  return dialect === 'postgres'
+    ? sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')`
+    : sql<string>`substr(${sql.ref(column)}, 1, 10)`;
+}
+
+/**
+ * The reports under the filters (outcome left out: counts are per outcome), as rows of
+ * (tool_name, source, outcome, day, count) to group and sum: the rollup rows of the range's
+ * whole days and hours (splitRange) and, UNION ALL, one row per report of its partial hours.
+ * Alias it and select from it (`db.selectFrom(countedRows(…).as('counted'))`).
+ *
+ * Only the `labels` asked for are read; the others are ''. That matters for the reports: their
+ * time index carries `outcome` but not the labels, so asking for a label there would look up
+ * each report's row. Each part seeks (report-query-plans.test.ts): the rollups on their
+ * primary key's (project_id, bucket) range, the reports on a filter's index and the time
+ * range. No part groups, so SQLite's planner is not tempted to walk an index for its order
+ * (report.repository.ts, groupKey); the outer query groups the few rows the parts yield.
+ */
+export function countedRows(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: Omit<ReportFilters, 'outcome'>,
+  labels: readonly RollupLabel[],
+): SelectQueryBuilder<DB, never, CountedRow> {
+  const asked = (label: RollupLabel) => labels.includes(label);
+  const parts: SelectQueryBuilder<DB, never, CountedRow>[] = [];
+  for (const piece of splitRange(filters)) {
+    const { grain } = piece;
+    if (grain) {
+      // Both grains' tables have the columns of report_rollups but the bucket's ('hour', 'day');
+      // each is named as itself, so query plans name it too.
+      const column = (name: string) => sql.ref(`${grain.table}.${name}`);
+      const bucket = `${grain.table}.${grain.column}`;
+      let q = db
+        .selectFrom(grain.table as 'report_rollups')
+        .select([
+          asked('tool_name')
+            ? sql<string>`${column('tool_name')}`.as('tool_name')
+            : empty('tool_name'),
+          asked('source') ? sql<string>`${column('source')}`.as('source') : empty('source'),
+          sql<string>`${column('outcome')}`.as('outcome'),
+          asked('day') ? utcDayOf(dialect, bucket).as('day') : empty('day'),
+          sql<number | string>`${column('count')}`.as('count'),
+        ])
+        .where(column('project_id'), '=', projectId);
+      if (filters.toolName !== undefined) q = q.where(column('tool_name'), '=', filters.toolName);
+      if (filters.source !== undefined) q = q.where(column('source'), '=', filters.source);
+      if (piece.from) q = q.where(sql.ref(bucket), '>=', piece.from.toISOString());
+      if (piece.before) q = q.where(sql.ref(bucket), '<', piece.before.toISOString());
+      parts.push(q as unknown as SelectQueryBuilder<DB, never, CountedRow>);
+      continue;
+    }
+    const q = applyReportFilters(
+      db
+        .selectFrom('reports')
+        .select([
+          asked('tool_name')
+            ? sql<string>`coalesce(reports.tool_name, '')`.as('tool_name')
+            : empty('tool_name'),
+          asked('source')
+            ? sql<string>`coalesce(reports.source, '')`.as('source')
+            : empty('source'),
+          sql<string>`reports.outcome`.as('outcome'),
+          asked('day') ? utcDayOf(dialect, 'reports.created_at').as('day') : empty('day'),
+          sql<number | string>`1`.as('count'),
+        ]),
+      projectId,
+      {
+        toolName: filters.toolName,
+        source: filters.source,
+        from: piece.from,
+        before: piece.before,
+      },
+    );
+    parts.push(q as unknown as SelectQueryBuilder<DB, never, CountedRow>);
+  }
+  const [first, ...rest] = parts;
+  // splitRange always yields a piece.
+  if (!first) throw new Error('countedRows: a date range without pieces');
+  return rest.reduce((union, part) => union.unionAll(part), first);
+}
+
+function empty<A extends string>(alias: A) {
+  return sql<string>`''`.as(alias);
+}
+
+/** Reports per outcome under the filters and a date range, from the rollups (exact edges). */
+export async function countOutcomesInRange(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  filters: Omit<ReportFilters, 'outcome'>,
+): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom(countedRows(db, dialect, projectId, filters, []).as('counted'))
+    .select(['outcome', sql<number | string>`sum(count)`.as('n')])
+    .groupBy('outcome')
+    .execute();
+  return new Map(rows.map((row) => [row.outcome, Number(row.n)]));
+}
+
+/**
+ * Reports per project and outcome since a time, for every project of the account (the
+ * dashboard's project list), from the rollups with exact edges as countedRows: one query.
+ */
+export async function countOutcomesByProjectSince(
+  db: Kysely<DB>,
+  accountId: string,
+  since: Date,
+): Promise<{ projectId: string; outcome: string; n: number }[]> {
+  type Row = { project_id: string; outcome: string; count: number | string };
+  const parts: SelectQueryBuilder<DB, never, Row>[] = [];
+  for (const piece of splitRange({ from: since })) {
+    const { grain } = piece;
+    if (grain) {
+      const column = (name: string) => sql.ref(`${grain.table}.${name}`);
+      let q = db
+        .selectFrom(grain.table as 'report_rollups')
+        .innerJoin('projects', 'projects.id', column('project_id') as never)
+        .select([
+          sql<string>`${column('project_id')}`.as('project_id'),
+          sql<string>`${column('outcome')}`.as('outcome'),
+          sql<number | string>`${column('count')}`.as('count'),
+        ])
+        .where('projects.account_id', '=', accountId);
+      const bucket = column(grain.column);
+      if (piece.from) q = q.where(bucket, '>=', piece.from.toISOString());
+      if (piece.before) q = q.where(bucket, '<', piece.before.toISOString());
+      parts.push(q as unknown as SelectQueryBuilder<DB, never, Row>);
+      continue;
+    }
+    let q = db
+      .selectFrom('reports')
+      .innerJoin('projects', 'projects.id', 'reports.project_id')
+      .select([
+        sql<string>`reports.project_id`.as('project_id'),
+        sql<string>`reports.outcome`.as('outcome'),
+        sql<number | string>`1`.as('count'),
+      ])
+      .where('projects.account_id', '=', accountId);
+    if (piece.from) q = q.where('reports.created_at', '>=', piece.from.toISOString());
+    if (piece.before) q = q.where('reports.created_at', '<', piece.before.toISOString());
+    parts.push(q as unknown as SelectQueryBuilder<DB, never, Row>);
+  }
+  const [first, ...rest] = parts;
+  if (!first) return [];
+  const rows = await db
+    .selectFrom(rest.reduce((union, part) => union.unionAll(part), first).as('counted'))
+    .select(['project_id', 'outcome', sql<number | string>`sum(count)`.as('n')])
+    .groupBy(['project_id', 'outcome'])
+    .execute();
+  return rows.map((row) => ({ projectId: row.project_id, outcome: row.outcome, n: Number(row.n) }));
+}
