@@ -9,6 +9,7 @@ import { reportInboxMigration } from './migrations/0005-report-inbox.js';
 import { ingestLimitsMigration } from './migrations/0006-ingest-limits.js';
 import { invitationsMigration } from './migrations/0007-invitations.js';
 import { redactionAndLabelCapsMigration } from './migrations/0009-redaction-and-label-caps.js';
+import { issuesMigration } from './migrations/0013-issues.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -24,6 +25,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0006-ingest-limits': ingestLimitsMigration(),
     '0007-invitations': invitationsMigration(db.dialect),
     '0009-redaction-and-label-caps': redactionAndLabelCapsMigration(db.dialect),
+    '0013-issues': issuesMigration(db.dialect),
   };
 }
 

@@ -10,6 +10,8 @@ export interface ReportFilters {
   from?: Date;
   /** Exclusive upper bound. */
   before?: Date;
+  /** Only the reports of this issue (issue 18). */
+  issueId?: string;
 }
 
 export interface NewReport {
@@ -34,6 +36,7 @@ const REPORT_COLUMNS = [
   'metadata',
   'created_at',
   'redactions',
+  'issue_id',
 ] as const;
 
 /** Hot path: a `sql` template, see usage.repository.ts. */
@@ -57,6 +60,7 @@ export function applyReportFilters<O>(
   if (filters.outcome !== undefined) q = q.where('reports.outcome', '=', filters.outcome);
   if (filters.toolName !== undefined) q = q.where('reports.tool_name', '=', filters.toolName);
   if (filters.source !== undefined) q = q.where('reports.source', '=', filters.source);
+  if (filters.issueId !== undefined) q = q.where('reports.issue_id', '=', filters.issueId);
   if (filters.from !== undefined)
     q = q.where('reports.created_at', '>=', filters.from.toISOString());
   if (filters.before !== undefined)

@@ -45,6 +45,7 @@ export function toWireReport(row: ReportRow): Report {
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as ReportMetadata),
     created_at: formatWireTimestamp(toDate(row.created_at)),
     redactions: Number(row.redactions),
+    issue_id: row.issue_id,
   };
 }
 
@@ -116,6 +117,8 @@ export async function submitReport(
     metadata: input.metadata,
     created_at: formatWireTimestamp(now),
     redactions,
+    // Grouped a moment later, off the request path (issues/grouper.ts).
+    issue_id: null,
   };
   ctx.bus.publish(outcome.projectId, stored);
   return stored;
@@ -135,6 +138,7 @@ export async function listReports(
     source: query.source,
     from: query.from?.start,
     before: query.to?.end,
+    issueId: query.issue_id,
   };
   const counts = countersAnswer(facets)
     ? await sumReportCounts(ctx.db, project.id, facets)
