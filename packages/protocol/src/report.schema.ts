@@ -178,6 +178,8 @@ export const Report = z.object({
     .regex(/^[0-9a-f]{32}$/)
     .nullable()
     .default(null),
+  /** Why it joined that issue ("same tool, 0.82 similar to …", "moved by a developer"). */
+  issue_reason: z.string().nullable().default(null),
 });
 export type Report = z.infer<typeof Report>;
 

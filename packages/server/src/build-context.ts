@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
+import { Grouper } from './issues/grouper.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
 import { LocalEventBus } from './realtime/event-bus.js';
@@ -14,8 +15,8 @@ import { createReportWriter, type ReportWriter } from './reports/report-writer.j
 import { createReportScreen } from './reports/screening/report-screen.js';
 
 /**
- * Opens the database, brings its schema up to date, starts the report writer and the realtime
- * bus.
+ * Opens the database, brings its schema up to date, starts the report writer, the realtime
+ * bus and the grouper.
  */
 export async function buildContext(
   config: Config,
@@ -59,6 +60,14 @@ export async function buildContext(
     const throttles = new ThrottleLog(db, log);
     throttles.start();
     const ingestGate = new IngestGate(db, config.ingestLimits, throttles);
+    const grouper = new Grouper({
+      db,
+      dialect: database.dialect,
+      bus,
+      readBarrier: () => reportWriter.flush(),
+      log,
+    });
+    grouper.start();
     return {
       config,
       database,
@@ -69,8 +78,12 @@ export async function buildContext(
       throttles,
       passwords: createPasswordHasher(),
       reportScreen: createReportScreen(db, config),
+      grouper,
       async close() {
-        // The writer first: reports under way are stored (and announced) before the rest goes.
+        // The grouper first (its batch under way commits or rolls back), then the writer:
+        // reports under way are stored (and announced) before the rest goes. Reports stored
+        // after the grouper stopped are grouped by the next start.
+        await grouper.stop();
         await reportWriter.close();
         ingestGate.close();
         await throttles.close();

@@ -95,6 +95,8 @@ export interface ReportsTable {
   redactions: Generated<number>;
   /** The report's issue; null until the grouper has placed it (issues/grouper.ts). */
   issue_id: Generated<string | null>;
+  /** Why it joined its issue: the grouping engine's reason, or a developer's move. */
+  issue_reason: Generated<string | null>;
 }
 
 /** Issue 18 (migration 0013): the problems behind a project's reports. */
@@ -110,6 +112,8 @@ export interface IssuesTable {
   kind: string;
   /** The grouping engine's signature, JSON text. */
   signature: string;
+  /** The most frequent outcome of its reports (ties: the earlier in OUTCOMES). */
+  outcome: string;
   report_count: number;
   count_success: number;
   count_failure: number;

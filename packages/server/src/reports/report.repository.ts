@@ -37,6 +37,7 @@ const REPORT_COLUMNS = [
   'created_at',
   'redactions',
   'issue_id',
+  'issue_reason',
 ] as const;
 
 /** Hot path: a `sql` template, see usage.repository.ts. */

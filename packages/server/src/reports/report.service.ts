@@ -46,6 +46,7 @@ export function toWireReport(row: ReportRow): Report {
     created_at: formatWireTimestamp(toDate(row.created_at)),
     redactions: Number(row.redactions),
     issue_id: row.issue_id,
+    issue_reason: row.issue_reason,
   };
 }
 
@@ -119,6 +120,7 @@ export async function submitReport(
     redactions,
     // Grouped a moment later, off the request path (issues/grouper.ts).
     issue_id: null,
+    issue_reason: null,
   };
   ctx.bus.publish(outcome.projectId, stored);
   return stored;

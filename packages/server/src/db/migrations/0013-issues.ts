@@ -7,7 +7,8 @@ import type { Dialect } from '../database.js';
  *   (kept by the grouper in the transaction that assigns each report) and the grouping
  *   engine's signature (JSON text). `kind` (problem | success | request) with `tool_name`
  *   bounds the candidates a report is compared with (issues/issue-grouping.ts).
- * - `reports.issue_id`: null until grouped. Two indexes: the `issue_id` filter of the reports
+ * - `reports.issue_id`: null until grouped; `issue_reason`: the engine's why ("same tool, 0.82
+ *   similar to …", or a developer's move). Two indexes: the `issue_id` filter of the reports
  *   list walks (project_id, issue_id, created_at, id); the grouper finds the reports still to
  *   group through a partial index holding only those, which stays a few entries small
  *   whatever the table's size, and sees a report committed late (another instance, another
@@ -35,6 +36,8 @@ export function issuesMigration(dialect: Dialect): Migration {
         .addColumn('tool_name', 'text')
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('signature', 'text', (c) => c.notNull())
+        // The outcome most of its reports have: kept with the counts, so the list filters on it.
+        .addColumn('outcome', 'text', (c) => c.notNull())
         .addColumn('report_count', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('count_success', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('count_failure', 'integer', (c) => c.notNull().defaultTo(0))
@@ -62,6 +65,7 @@ export function issuesMigration(dialect: Dialect): Migration {
         .execute();
 
       await db.schema.alterTable('reports').addColumn('issue_id', 'text').execute();
+      await db.schema.alterTable('reports').addColumn('issue_reason', 'text').execute();
       await db.schema
         .createIndex('reports_by_project_issue')
         .on('reports')

@@ -1,0 +1,249 @@
+import type { Outcome } from '@debrief/protocol';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import { type DB, toDate } from '../db/schema.js';
+import { newId } from '../ids.js';
+import {
+  advanceGroupingProgress,
+  findIssueState,
+  type IssueState,
+  insertIssue,
+  listCandidateIssues,
+  listPinnedExemplars,
+  listUngroupedReports,
+  lockGroupingProgress,
+  setReportsIssue,
+  type UngroupedReport,
+  updateGroupedIssue,
+} from './grouping.repository.js';
+import { countsOfRow, dominantOutcome, emptyCounts, type OutcomeCounts } from './issue-counts.js';
+import {
+  CANDIDATE_LIMIT,
+  chooseIssue,
+  issueKindOf,
+  issueTitle,
+  PINNED_LIMIT,
+  parseSignature,
+  type Signature,
+  serializeSignature,
+  signatureOf,
+  widenSignature,
+} from './issue-grouping.js';
+
+/** Shown on a report that opened its issue. */
+export const NEW_ISSUE_REASON = 'first report of a new issue';
+const SAMPLE_MAX = 280;
+
+/** An issue touched by the batch, as it will be written when the batch commits. */
+interface WorkingIssue {
+  id: string;
+  projectId: string;
+  status: string;
+  signature: Signature;
+  counts: OutcomeCounts;
+  firstSeen: string;
+  lastSeen: string;
+  sampleDetails: string;
+  regressedAt: string | null;
+  created: boolean;
+  /** report ids per reason, for the updates of `reports`. */
+  members: Map<string, string[]>;
+}
+
+/** A tool's candidates and remembered moves, read once per batch and kept current in it. */
+interface Pool {
+  candidates: { issueId: string; signature: Signature; memberCount: number }[];
+  states: Map<string, IssueState>;
+  pinned: { issueId: string; signature: Signature }[];
+}
+
+export interface BatchResult {
+  grouped: number;
+  /** Issues to announce once committed: project, issue and what happened to it. */
+  changes: { projectId: string; issueId: string; change: 'created' | 'regressed' }[];
+}
+
+const iso = (value: Date | string) => toDate(value).toISOString();
+
+/**
+ * Groups the next reports (at most `limit`, in report order) in the caller's transaction:
+ * each is given an issue by the engine among a bounded set of candidates, the issues'
+ * counters, times and status are written, the reports get their `issue_id`, and the progress
+ * row advances — all or nothing, so a crash (kill -9) leaves every report either grouped once or
+ * still to group. Returns nothing grouped when another instance holds the lock.
+ */
+export async function groupBatch(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  limit: number,
+  now: Date,
+): Promise<BatchResult> {
+  const none: BatchResult = { grouped: 0, changes: [] };
+  if (!(await lockGroupingProgress(trx, dialect, { wait: false }))) return none;
+  const reports = await listUngroupedReports(trx, limit);
+  if (reports.length === 0) return none;
+
+  const pools = new Map<string, Pool>();
+  const working = new Map<string, WorkingIssue>();
+  const changes: BatchResult['changes'] = [];
+
+  for (const report of reports) {
+    const key = {
+      projectId: report.project_id,
+      toolName: report.tool_name,
+      kind: issueKindOf(report.outcome),
+    };
+    const poolKey = `${key.projectId}\u0000${key.toolName ?? '\u0001'}\u0000${key.kind}`;
+    let pool = pools.get(poolKey);
+    if (!pool) {
+      pool = await loadPool(trx, key);
+      pools.set(poolKey, pool);
+    }
+    const signature = signatureOf(report);
+    const choice = chooseIssue(signature, pool.candidates, pool.pinned);
+    let issue = choice.issueId ? working.get(choice.issueId) : undefined;
+    if (!issue && choice.issueId) {
+      const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
+      if (state) {
+        issue = fromState(report.project_id, state);
+        working.set(issue.id, issue);
+      }
+    }
+    let reason = choice.reason;
+    if (!issue) {
+      issue = await openIssue(trx, report, key.kind, signature, now);
+      working.set(issue.id, issue);
+      pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
+      changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
+      reason = NEW_ISSUE_REASON;
+    } else {
+      issue.signature = widenSignature(issue.signature, signature);
+      if (issue.status === 'resolved') {
+        // A new report on a resolved issue reopens it; an ignored one stays quiet.
+        issue.status = 'open';
+        issue.regressedAt = iso(report.created_at);
+        changes.push({ projectId: issue.projectId, issueId: issue.id, change: 'regressed' });
+      }
+    }
+    addReport(issue, report, reason);
+    const candidate = pool.candidates.find((c) => c.issueId === issue.id);
+    if (candidate) {
+      candidate.memberCount += 1;
+      candidate.signature = issue.signature;
+    }
+  }
+
+  for (const issue of working.values()) {
+    await updateGroupedIssue(
+      trx,
+      issue.id,
+      {
+        counts: issue.counts,
+        outcome: dominantOutcome(issue.counts, 'failure'),
+        firstSeen: issue.firstSeen,
+        lastSeen: issue.lastSeen,
+        sampleDetails: issue.sampleDetails,
+        signature: serializeSignature(issue.signature),
+        regressedAt: issue.regressedAt,
+      },
+      now,
+    );
+    for (const [reason, ids] of issue.members) await setReportsIssue(trx, issue.id, reason, ids);
+  }
+  const last = reports[reports.length - 1] as UngroupedReport;
+  await advanceGroupingProgress(
+    trx,
+    { createdAt: iso(last.created_at), id: last.id },
+    reports.length,
+    now,
+  );
+  return { grouped: reports.length, changes };
+}
+
+async function loadPool(
+  trx: Kysely<DB>,
+  key: { projectId: string; toolName: string | null; kind: string },
+): Promise<Pool> {
+  const rows = await listCandidateIssues(trx, key, CANDIDATE_LIMIT);
+  const pinned = await listPinnedExemplars(trx, key, PINNED_LIMIT);
+  return {
+    candidates: rows.map((row) => ({
+      issueId: row.id,
+      signature: parseSignature(row.signature),
+      memberCount: Object.values(countsOfRow(row)).reduce((a, b) => a + b, 0),
+    })),
+    states: new Map(rows.map((row) => [row.id, row])),
+    pinned: pinned.map((row) => ({
+      issueId: row.issue_id,
+      signature: parseSignature(row.signature),
+    })),
+  };
+}
+
+function fromState(projectId: string, state: IssueState): WorkingIssue {
+  return {
+    id: state.id,
+    projectId,
+    status: state.status,
+    signature: parseSignature(state.signature),
+    counts: countsOfRow(state),
+    firstSeen: iso(state.first_seen),
+    lastSeen: iso(state.last_seen),
+    sampleDetails: '',
+    regressedAt: null,
+    created: false,
+    members: new Map(),
+  };
+}
+
+async function openIssue(
+  trx: Kysely<DB>,
+  report: UngroupedReport,
+  kind: string,
+  signature: Signature,
+  now: Date,
+): Promise<WorkingIssue> {
+  const id = newId(now.getTime());
+  const firstSeen = iso(report.created_at);
+  await insertIssue(trx, {
+    id,
+    projectId: report.project_id,
+    title: issueTitle([report]),
+    toolName: report.tool_name,
+    kind,
+    outcome: report.outcome,
+    signature: serializeSignature(signature),
+    firstSeen,
+    now: now.toISOString(),
+  });
+  return {
+    id,
+    projectId: report.project_id,
+    status: 'open',
+    signature,
+    counts: emptyCounts(),
+    firstSeen,
+    lastSeen: firstSeen,
+    sampleDetails: '',
+    regressedAt: null,
+    created: true,
+    members: new Map(),
+  };
+}
+
+function addReport(issue: WorkingIssue, report: UngroupedReport, reason: string): void {
+  issue.counts[report.outcome as Outcome] += 1;
+  const at = iso(report.created_at);
+  if (at < issue.firstSeen) issue.firstSeen = at;
+  // The sample is the latest report's; reports arrive in order, so a later one replaces it.
+  if (at >= issue.lastSeen || issue.sampleDetails === '') {
+    issue.lastSeen = at > issue.lastSeen ? at : issue.lastSeen;
+    issue.sampleDetails = report.details.slice(0, SAMPLE_MAX);
+  }
+  let ids = issue.members.get(reason);
+  if (!ids) {
+    ids = [];
+    issue.members.set(reason, ids);
+  }
+  ids.push(report.id);
+}
