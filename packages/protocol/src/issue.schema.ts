@@ -19,8 +19,7 @@ import {
  */
 export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export const IssueStatus = z.enum(ISSUE_STATUSES, {
-  error: (i) =>
-    `must be one of ${ISSUE_STATUSES.join(', ')} (received ${describeValue(i.input)})`,
+  error: (i) => `must be one of ${ISSUE_STATUSES.join(', ')} (received ${describeValue(i.input)})`,
 });
 export type IssueStatus = z.infer<typeof IssueStatus>;
 
@@ -34,8 +33,7 @@ export const Id32 = z.string().regex(/^[0-9a-f]{32}$/, {
  */
 export const API_KEY_SCOPES = ['read', 'triage'] as const;
 export const ApiKeyScope = z.enum(API_KEY_SCOPES, {
-  error: (i) =>
-    `must be one of ${API_KEY_SCOPES.join(', ')} (received ${describeValue(i.input)})`,
+  error: (i) => `must be one of ${API_KEY_SCOPES.join(', ')} (received ${describeValue(i.input)})`,
 });
 export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
 
@@ -58,8 +56,7 @@ export const ListIssuesQuery = z.object({
   tool_name: label.optional(),
   sort: z
     .enum(ISSUE_SORTS, {
-      error: (i) =>
-        `must be one of ${ISSUE_SORTS.join(', ')} (received ${describeValue(i.input)})`,
+      error: (i) => `must be one of ${ISSUE_SORTS.join(', ')} (received ${describeValue(i.input)})`,
     })
     .optional()
     .default('last_seen'),

@@ -1,4 +1,4 @@
-import { type CreatedApiKey, CreateApiKeyBody, formatWireTimestamp } from '@debrief/protocol';
+import { CreateApiKeyBody, type CreatedApiKey, formatWireTimestamp } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { parseBody } from '../http/body.js';

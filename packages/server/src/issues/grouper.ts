@@ -132,7 +132,9 @@ export class Grouper {
       if (grouped >= this.batchSize) await new Promise((resolve) => setImmediate(resolve));
       else
         await this.pause(
-          failures > 0 ? Math.min(MAX_BACKOFF_MS, this.intervalMs * 2 ** failures) : this.intervalMs,
+          failures > 0
+            ? Math.min(MAX_BACKOFF_MS, this.intervalMs * 2 ** failures)
+            : this.intervalMs,
         );
     }
   }

@@ -19,7 +19,8 @@ export async function lockGroupingProgress(
   dialect: Dialect,
   { wait }: { wait: boolean },
 ) {
-  const lock = dialect === 'postgres' ? (wait ? sql`for update` : sql`for update skip locked`) : sql``;
+  const lock =
+    dialect === 'postgres' ? (wait ? sql`for update` : sql`for update skip locked`) : sql``;
   const result = await sql<{ grouped_count: number | string }>`
     select grouped_count from grouping_progress where id = 'default' ${lock}
   `.execute(trx);

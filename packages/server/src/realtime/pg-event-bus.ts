@@ -114,8 +114,7 @@ export class PgEventBus implements EventBus {
       // A report too large to travel inline is read back only where a stream wants it.
       if (notice.id && this.local.hasSubscribers(notice.p)) {
         const loaded = await this.loadReport(notice.id);
-        if (loaded)
-          this.local.deliver(loaded.projectId, { type: 'report', report: loaded.report });
+        if (loaded) this.local.deliver(loaded.projectId, { type: 'report', report: loaded.report });
       }
     } catch (error) {
       this.log.warn({ err: error }, 'could not deliver a realtime notification');

@@ -158,7 +158,8 @@ export class StreamHub {
         continue;
       }
       for (const part of batch.parts)
-        if (!subscriber.replayed.has(part.id)) subscriber.stream.send(part.text, part.id || undefined);
+        if (!subscriber.replayed.has(part.id))
+          subscriber.stream.send(part.text, part.id || undefined);
     }
     subscriber.replayed.clear();
   }
