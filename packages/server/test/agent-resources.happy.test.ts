@@ -42,6 +42,10 @@ describe('agent resources', () => {
         '/v1/projects',
         '/v1/dashboard/{projectId}/reports',
         '/v1/dashboard/{projectId}/events',
+        '/v1/dashboard/{projectId}/issues',
+        '/v1/dashboard/{projectId}/issues/{issueId}',
+        '/v1/dashboard/{projectId}/issues/{issueId}/merge',
+        '/v1/dashboard/{projectId}/reports/{reportId}/move',
         '/healthz',
         '/readyz',
         '/skill.md',
@@ -66,6 +70,7 @@ describe('agent resources', () => {
       'source',
       'from',
       'to',
+      'issue_id',
       'page',
       'limit',
     ]);
