@@ -8,7 +8,16 @@ import {
 import { bearer, call, type HttpResult } from './http.js';
 import { type Browser, sessionFor } from './session-client.js';
 
-const REPORTS_PARAMS = ['outcome', 'tool_name', 'source', 'from', 'to', 'issue_id', 'page', 'limit'];
+const REPORTS_PARAMS = [
+  'outcome',
+  'tool_name',
+  'source',
+  'from',
+  'to',
+  'issue_id',
+  'page',
+  'limit',
+];
 const STATS_PARAMS = ['from', 'to', 'tool_name', 'source'];
 
 /**
