@@ -12,9 +12,9 @@ import {
   listPinnedExemplars,
   listUngroupedReports,
   lockGroupingProgress,
-  setReportsIssue,
+  setReportsIssues,
   type UngroupedReport,
-  updateGroupedIssue,
+  updateGroupedIssues,
 } from './grouping.repository.js';
 import { countsOfRow, dominantOutcome, emptyCounts, type OutcomeCounts } from './issue-counts.js';
 import {
@@ -46,8 +46,8 @@ interface WorkingIssue {
   sampleDetails: string;
   regressedAt: string | null;
   created: boolean;
-  /** report ids per reason, for the updates of `reports`. */
-  members: Map<string, string[]>;
+  /** Its reports in this batch, with the engine's reason for each. */
+  members: { reportId: string; issueId: string; reason: string }[];
 }
 
 /** A tool's candidates and remembered moves, read once per batch and kept current in it. */
@@ -133,23 +133,26 @@ export async function groupBatch(
     }
   }
 
-  for (const issue of working.values()) {
-    await updateGroupedIssue(
-      trx,
-      issue.id,
-      {
-        counts: issue.counts,
-        outcome: dominantOutcome(issue.counts, 'failure'),
-        firstSeen: issue.firstSeen,
-        lastSeen: issue.lastSeen,
-        sampleDetails: issue.sampleDetails,
-        signature: serializeSignature(issue.signature),
-        regressedAt: issue.regressedAt,
-      },
-      now,
-    );
-    for (const [reason, ids] of issue.members) await setReportsIssue(trx, issue.id, reason, ids);
-  }
+  const issues = [...working.values()];
+  await updateGroupedIssues(
+    trx,
+    dialect,
+    issues.map((issue) => ({
+      issueId: issue.id,
+      counts: issue.counts,
+      outcome: dominantOutcome(issue.counts, 'failure'),
+      firstSeen: issue.firstSeen,
+      lastSeen: issue.lastSeen,
+      sampleDetails: issue.sampleDetails,
+      signature: serializeSignature(issue.signature),
+      regressedAt: issue.regressedAt,
+    })),
+    now,
+  );
+  await setReportsIssues(
+    trx,
+    issues.flatMap((issue) => issue.members),
+  );
   const last = reports[reports.length - 1] as UngroupedReport;
   await advanceGroupingProgress(
     trx,
@@ -192,7 +195,7 @@ function fromState(projectId: string, state: IssueState): WorkingIssue {
     sampleDetails: '',
     regressedAt: null,
     created: false,
-    members: new Map(),
+    members: [],
   };
 }
 
@@ -227,7 +230,7 @@ async function openIssue(
     sampleDetails: '',
     regressedAt: null,
     created: true,
-    members: new Map(),
+    members: [],
   };
 }
 
@@ -240,10 +243,5 @@ function addReport(issue: WorkingIssue, report: UngroupedReport, reason: string)
     issue.lastSeen = at > issue.lastSeen ? at : issue.lastSeen;
     issue.sampleDetails = report.details.slice(0, SAMPLE_MAX);
   }
-  let ids = issue.members.get(reason);
-  if (!ids) {
-    ids = [];
-    issue.members.set(reason, ids);
-  }
-  ids.push(report.id);
+  issue.members.push({ reportId: report.id, issueId: issue.id, reason });
 }

@@ -175,11 +175,9 @@ export async function insertIssue(trx: Kysely<DB>, issue: NewIssue): Promise<voi
     .execute();
 }
 
-/**
- * An issue's state after a batch, computed by the grouper from what it read under the lock:
- * nothing else writes an issue while the lock is held, so absolute values are safe.
- */
+/** An issue's state after a batch, computed by the grouper from what it read under the lock. */
 export interface IssueUpdate {
+  issueId: string;
   counts: OutcomeCounts;
   outcome: string;
   firstSeen: string;
@@ -190,43 +188,61 @@ export interface IssueUpdate {
   regressedAt: string | null;
 }
 
-export async function updateGroupedIssue(
+/**
+ * Writes every issue a batch touched in one statement (`update … from (values …)`, which both
+ * dialects read, the VALUES columns being column1, column2 …): a round trip per batch instead
+ * of one per issue. Absolute values are safe: nothing else writes an issue while the lock is
+ * held.
+ */
+export async function updateGroupedIssues(
   trx: Kysely<DB>,
-  issueId: string,
-  update: IssueUpdate,
+  dialect: Dialect,
+  updates: IssueUpdate[],
   now: Date,
 ): Promise<void> {
-  const { counts } = update;
-  await trx
-    .updateTable('issues')
-    .set({
-      ...countColumns(counts),
-      outcome: update.outcome,
-      first_seen: update.firstSeen,
-      last_seen: update.lastSeen,
-      sample_details: update.sampleDetails,
-      signature: update.signature,
-      updated_at: now.toISOString(),
-      ...(update.regressedAt
-        ? { status: 'open', regressed_at: update.regressedAt, resolved_at: null }
-        : {}),
-    })
-    .where('id', '=', issueId)
-    .execute();
+  if (updates.length === 0) return;
+  const ts = dialect === 'postgres' ? sql.raw('timestamptz') : sql.raw('text');
+  const rows = updates.map((u) => {
+    const c = countColumns(u.counts);
+    return sql`(${u.issueId}, ${c.report_count}, ${c.count_success}, ${c.count_failure},
+      ${c.count_confusing}, ${c.count_gave_up}, ${c.count_request}, ${u.outcome}, ${u.firstSeen},
+      ${u.lastSeen}, ${u.sampleDetails}, ${u.signature}, ${u.regressedAt})`;
+  });
+  await sql`
+    update issues set
+      report_count = cast(v.column2 as integer),
+      count_success = cast(v.column3 as integer),
+      count_failure = cast(v.column4 as integer),
+      count_confusing = cast(v.column5 as integer),
+      count_gave_up = cast(v.column6 as integer),
+      count_request = cast(v.column7 as integer),
+      outcome = v.column8,
+      first_seen = cast(v.column9 as ${ts}),
+      last_seen = cast(v.column10 as ${ts}),
+      sample_details = v.column11,
+      signature = v.column12,
+      updated_at = cast(${now.toISOString()} as ${ts}),
+      status = case when v.column13 is null then issues.status else 'open' end,
+      regressed_at = coalesce(cast(v.column13 as ${ts}), issues.regressed_at),
+      resolved_at = case when v.column13 is null then issues.resolved_at else null end
+    from (values ${sql.join(rows)}) as v
+    where issues.id = v.column1
+  `.execute(trx);
 }
 
-/** Places reports in an issue, with the engine's reason for each group of them. */
-export async function setReportsIssue(
+/**
+ * Places a batch's reports in their issues, with the engine's reason for each, in one
+ * statement. `issue_id is null`: a report is never placed twice.
+ */
+export async function setReportsIssues(
   trx: Kysely<DB>,
-  issueId: string,
-  reason: string,
-  reportIds: string[],
+  placements: { reportId: string; issueId: string; reason: string }[],
 ): Promise<void> {
-  // Bounded by the batch size, well under both dialects' limits on bound parameters.
-  await trx
-    .updateTable('reports')
-    .set({ issue_id: issueId, issue_reason: reason })
-    .where('id', 'in', reportIds)
-    .where('issue_id', 'is', null)
-    .execute();
+  if (placements.length === 0) return;
+  const rows = placements.map((p) => sql`(${p.reportId}, ${p.issueId}, ${p.reason})`);
+  await sql`
+    update reports set issue_id = v.column2, issue_reason = v.column3
+    from (values ${sql.join(rows)}) as v
+    where reports.id = v.column1 and reports.issue_id is null
+  `.execute(trx);
 }
