@@ -12,11 +12,18 @@ import {
   listPinnedExemplars,
   listUngroupedReports,
   lockGroupingProgress,
+  type PoolKey,
   setReportsIssues,
   type UngroupedReport,
   updateGroupedIssues,
 } from './grouping.repository.js';
-import { countsOfRow, dominantOutcome, emptyCounts, type OutcomeCounts } from './issue-counts.js';
+import {
+  countsOfRow,
+  dominantOutcome,
+  emptyCounts,
+  type OutcomeCounts,
+  totalOf,
+} from './issue-counts.js';
 import {
   CANDIDATE_LIMIT,
   chooseIssue,
@@ -83,7 +90,14 @@ export async function groupBatch(
   const reports = await listUngroupedReports(trx, limit);
   if (reports.length === 0) return none;
 
-  const pools = new Map<string, Pool>();
+  const pools = await loadPools(
+    trx,
+    reports.map((report) => ({
+      projectId: report.project_id,
+      toolName: report.tool_name,
+      kind: issueKindOf(report.outcome),
+    })),
+  );
   const working = new Map<string, WorkingIssue>();
   const changes: BatchResult['changes'] = [];
 
@@ -93,12 +107,7 @@ export async function groupBatch(
       toolName: report.tool_name,
       kind: issueKindOf(report.outcome),
     };
-    const poolKey = `${key.projectId}\u0000${key.toolName ?? '\u0001'}\u0000${key.kind}`;
-    let pool = pools.get(poolKey);
-    if (!pool) {
-      pool = await loadPool(trx, key);
-      pools.set(poolKey, pool);
-    }
+    const pool = pools.get(poolKeyOf(key)) as Pool;
     const signature = signatureOf(report);
     const choice = chooseIssue(signature, pool.candidates, pool.pinned);
     let issue = choice.issueId ? working.get(choice.issueId) : undefined;
@@ -163,24 +172,36 @@ export async function groupBatch(
   return { grouped: reports.length, changes };
 }
 
-async function loadPool(
-  trx: Kysely<DB>,
-  key: { projectId: string; toolName: string | null; kind: string },
-): Promise<Pool> {
-  const rows = await listCandidateIssues(trx, key, CANDIDATE_LIMIT);
-  const pinned = await listPinnedExemplars(trx, key, PINNED_LIMIT);
-  return {
-    candidates: rows.map((row) => ({
+function poolKeyOf(key: PoolKey): string {
+  return JSON.stringify([key.projectId, key.toolName, key.kind]);
+}
+
+/** The candidates and remembered moves of every key of the batch: two queries in all. */
+async function loadPools(trx: Kysely<DB>, keys: PoolKey[]): Promise<Map<string, Pool>> {
+  const pools = new Map<string, Pool>();
+  const distinct: PoolKey[] = [];
+  for (const key of keys) {
+    const name = poolKeyOf(key);
+    if (pools.has(name)) continue;
+    pools.set(name, { candidates: [], states: new Map(), pinned: [] });
+    distinct.push(key);
+  }
+  const poolOf = (row: { project_id: string; tool_name: string | null; kind: string }) =>
+    pools.get(poolKeyOf({ projectId: row.project_id, toolName: row.tool_name, kind: row.kind }));
+  for (const row of await listCandidateIssues(trx, distinct, CANDIDATE_LIMIT)) {
+    const pool = poolOf(row);
+    if (!pool) continue;
+    pool.candidates.push({
       issueId: row.id,
       signature: parseSignature(row.signature),
-      memberCount: Object.values(countsOfRow(row)).reduce((a, b) => a + b, 0),
-    })),
-    states: new Map(rows.map((row) => [row.id, row])),
-    pinned: pinned.map((row) => ({
-      issueId: row.issue_id,
-      signature: parseSignature(row.signature),
-    })),
-  };
+      memberCount: totalOf(countsOfRow(row)),
+    });
+    pool.states.set(row.id, row);
+  }
+  for (const row of await listPinnedExemplars(trx, distinct, PINNED_LIMIT)) {
+    poolOf(row)?.pinned.push({ issueId: row.issue_id, signature: parseSignature(row.signature) });
+  }
+  return pools;
 }
 
 function fromState(projectId: string, state: IssueState): WorkingIssue {

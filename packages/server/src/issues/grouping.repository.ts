@@ -93,44 +93,68 @@ const ISSUE_STATE = [
   'count_request',
 ] as const;
 
-/** The bounded candidates of a report: same project, tool and kind, most recently seen first. */
-export async function listCandidateIssues(
-  trx: Kysely<DB>,
-  key: { projectId: string; toolName: string | null; kind: string },
-  limit: number,
-) {
-  return trx
-    .selectFrom('issues')
-    .select(ISSUE_STATE)
-    .where('project_id', '=', key.projectId)
-    .where('tool_name', key.toolName === null ? 'is' : '=', key.toolName)
-    .where('kind', '=', key.kind)
-    .orderBy('last_seen', 'desc')
-    .limit(limit)
-    .execute();
+export interface PoolKey {
+  projectId: string;
+  toolName: string | null;
+  kind: string;
+}
+
+/**
+ * The bounded candidates of every (project, tool, kind) of a batch, in one round trip: per
+ * key, its `limit` most recently seen issues (an index seek with a limit each, joined by
+ * `union all`), so the cost per report stays bounded however many issues a tool has.
+ */
+export async function listCandidateIssues(trx: Kysely<DB>, keys: PoolKey[], limit: number) {
+  const parts = keys.map((key, i) =>
+    trx
+      .selectFrom(
+        trx
+          .selectFrom('issues')
+          .select([...ISSUE_STATE, 'project_id', 'tool_name', 'kind'])
+          .where('project_id', '=', key.projectId)
+          .where('tool_name', key.toolName === null ? 'is' : '=', key.toolName)
+          .where('kind', '=', key.kind)
+          .orderBy('last_seen', 'desc')
+          .limit(limit)
+          .as(`c${i}`),
+      )
+      .selectAll(),
+  );
+  const [first, ...rest] = parts;
+  if (!first) return [];
+  return rest.reduce((q, part) => q.unionAll(part), first).execute();
 }
 
 export type IssueState = Awaited<ReturnType<typeof listCandidateIssues>>[number];
 
 export async function findIssueState(trx: Kysely<DB>, issueId: string) {
-  return trx.selectFrom('issues').select(ISSUE_STATE).where('id', '=', issueId).executeTakeFirst();
+  return trx
+    .selectFrom('issues')
+    .select([...ISSUE_STATE, 'project_id', 'tool_name', 'kind'])
+    .where('id', '=', issueId)
+    .executeTakeFirst();
 }
 
-/** Moves remembered for the tool and kind, newest first. */
-export async function listPinnedExemplars(
-  trx: Kysely<DB>,
-  key: { projectId: string; toolName: string | null; kind: string },
-  limit: number,
-) {
-  return trx
-    .selectFrom('issue_exemplars')
-    .select(['issue_id', 'signature'])
-    .where('project_id', '=', key.projectId)
-    .where('tool_name', key.toolName === null ? 'is' : '=', key.toolName)
-    .where('kind', '=', key.kind)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+/** Moves remembered for each key of a batch, newest first, `limit` per key; one round trip. */
+export async function listPinnedExemplars(trx: Kysely<DB>, keys: PoolKey[], limit: number) {
+  const parts = keys.map((key, i) =>
+    trx
+      .selectFrom(
+        trx
+          .selectFrom('issue_exemplars')
+          .select(['issue_id', 'signature', 'project_id', 'tool_name', 'kind'])
+          .where('project_id', '=', key.projectId)
+          .where('tool_name', key.toolName === null ? 'is' : '=', key.toolName)
+          .where('kind', '=', key.kind)
+          .orderBy('created_at', 'desc')
+          .limit(limit)
+          .as(`p${i}`),
+      )
+      .selectAll(),
+  );
+  const [first, ...rest] = parts;
+  if (!first) return [];
+  return rest.reduce((q, part) => q.unionAll(part), first).execute();
 }
 
 export interface NewIssue {
