@@ -167,6 +167,13 @@ describe.each(DIALECTS)('issue triage authorisation on %s', (dialect) => {
     });
     expect(query.status).toBe(400);
     expect(query.body.errors.map((e: { field: string }) => e.field)).toEqual(['status', 'sort']);
+    const filter = await call(`${server.url}/v1/dashboard/${t.projectId}/reports?issue_id=nope`, {
+      headers: bearer(key),
+    });
+    expect(filter.status).toBe(400);
+    expect(filter.body.errors[0].field).toBe('issue_id');
+    const docs = await call(`${server.url}/docs`);
+    expect(docs.body).toContain('with scope <code>triage</code>');
     const move = await call(`${server.url}/v1/dashboard/${t.projectId}/reports/${issueId}/move`, {
       body: { new_issue: false },
       headers: bearer(key),
