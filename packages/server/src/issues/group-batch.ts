@@ -52,7 +52,6 @@ interface WorkingIssue {
   lastSeen: string;
   sampleDetails: string;
   regressedAt: string | null;
-  created: boolean;
   /** Its reports in this batch, with the engine's reason for each. */
   members: { reportId: string; issueId: string; reason: string }[];
 }
@@ -113,7 +112,8 @@ export async function groupBatch(
     let issue = choice.issueId ? working.get(choice.issueId) : undefined;
     if (!issue && choice.issueId) {
       const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
-      if (state) {
+      // Never across projects, whatever the engine answers.
+      if (state && state.project_id === report.project_id) {
         issue = fromState(report.project_id, state);
         working.set(issue.id, issue);
       }
@@ -215,7 +215,6 @@ function fromState(projectId: string, state: IssueState): WorkingIssue {
     lastSeen: iso(state.last_seen),
     sampleDetails: '',
     regressedAt: null,
-    created: false,
     members: [],
   };
 }
@@ -250,7 +249,6 @@ async function openIssue(
     lastSeen: firstSeen,
     sampleDetails: '',
     regressedAt: null,
-    created: true,
     members: [],
   };
 }
