@@ -27,12 +27,6 @@ export interface GroupingInput {
   metadata: string | ReportMetadata | null;
 }
 
-export interface StoredCandidate {
-  issueId: string;
-  signature: string;
-  memberCount: number;
-}
-
 /** How many of a tool's issues (most recently seen first) a report is compared with. */
 export const CANDIDATE_LIMIT = 200;
 /** How many remembered moves (newest first) of a tool a report is checked against. */
