@@ -15,7 +15,7 @@ import {
 } from '../../../test/harness/test-server.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { groupBatch } from '../src/issues/group-batch.js';
+import { DEFAULT_ENGINE, type GroupingEngine, groupBatch } from '../src/issues/group-batch.js';
 import { Grouper } from '../src/issues/grouper.js';
 import { readGroupingProgress } from '../src/issues/grouping.repository.js';
 import { call } from './http.js';
@@ -136,6 +136,51 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
       });
       const after = await readGroupingProgress(ctx.db);
       expect(Number(after.grouped_count) - before).toBe(50);
+    } finally {
+      ctx.grouper.start();
+    }
+  });
+
+  it("places a report the engine fails on in its tool's unsorted issue, and goes on", async () => {
+    const { ctx } = server;
+    await ctx.grouper.stop();
+    try {
+      const t = await server.tenant();
+      const submitted: string[] = [];
+      for (const details of ['fine one', 'POISON pill', 'fine two', 'POISON again']) {
+        const res = await call(`${server.url}/v1/reports`, {
+          body: { ingest_key: t.ingestKey, outcome: 'failure', tool_name: 'p', details },
+        });
+        submitted.push(res.body.id as string);
+      }
+      await ctx.reportWriter.flush();
+      const failing: GroupingEngine = {
+        ...DEFAULT_ENGINE,
+        signatureOf: (report) => {
+          if (report.details.startsWith('POISON')) throw new Error('engine exploded');
+          return DEFAULT_ENGINE.signatureOf(report);
+        },
+      };
+      for (let round = 0; round < 20; round += 1) {
+        const result = await ctx.db
+          .transaction()
+          .execute((trx) => groupBatch(trx, ctx.database.dialect, 200, new Date(), failing));
+        if (result.grouped === 0) break;
+      }
+      const rows = await ctx.db
+        .selectFrom('reports')
+        .innerJoin('issues', 'issues.id', 'reports.issue_id')
+        .select(['reports.id', 'reports.issue_reason', 'issues.kind', 'issues.id as issue'])
+        .where('reports.project_id', '=', t.projectId)
+        .execute();
+      expect(rows).toHaveLength(4);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const [fine1, poison1, fine2, poison2] = submitted.map((id) => byId.get(id)!);
+      expect(poison1!.kind).toBe('unsorted');
+      expect(poison1!.issue_reason).toContain('the grouping engine failed (engine exploded)');
+      expect(poison2!.issue).toBe(poison1!.issue);
+      expect(fine1!.kind).toBe('problem');
+      expect(fine2!.kind).toBe('problem');
     } finally {
       ctx.grouper.start();
     }

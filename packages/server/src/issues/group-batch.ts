@@ -25,6 +25,7 @@ import {
   totalOf,
 } from './issue-counts.js';
 import {
+  type Assignment,
   CANDIDATE_LIMIT,
   chooseIssue,
   issueKindOf,
@@ -36,6 +37,30 @@ import {
   signatureOf,
   widenSignature,
 } from './issue-grouping.js';
+
+/**
+ * The engine's calls a batch makes: by default the one door to it (issue-grouping.ts); a test
+ * passes one that fails.
+ */
+export interface GroupingEngine {
+  signatureOf: typeof signatureOf;
+  chooseIssue: typeof chooseIssue;
+  widenSignature: typeof widenSignature;
+  issueTitle: typeof issueTitle;
+}
+
+export const DEFAULT_ENGINE: GroupingEngine = {
+  signatureOf,
+  chooseIssue,
+  widenSignature,
+  issueTitle,
+};
+
+/**
+ * The kind of the issue that holds, per project and tool, the reports the engine failed on.
+ * No report's kind (issueKindOf) is ever this one, so that issue is never a candidate.
+ */
+export const UNSORTED_KIND = 'unsorted';
 
 /** Shown on a report that opened its issue. */
 export const NEW_ISSUE_REASON = 'first report of a new issue';
@@ -83,6 +108,7 @@ export async function groupBatch(
   dialect: Dialect,
   limit: number,
   now: Date,
+  engine: GroupingEngine = DEFAULT_ENGINE,
 ): Promise<BatchResult> {
   const none: BatchResult = { grouped: 0, changes: [] };
   if (!(await lockGroupingProgress(trx, dialect, { wait: false }))) return none;
@@ -107,8 +133,18 @@ export async function groupBatch(
       kind: issueKindOf(report.outcome),
     };
     const pool = pools.get(poolKeyOf(key)) as Pool;
-    const signature = signatureOf(report);
-    const choice = chooseIssue(signature, pool.candidates, pool.pinned);
+    let signature: Signature;
+    let choice: Assignment;
+    try {
+      signature = engine.signatureOf(report);
+      choice = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+    } catch (error) {
+      // One report the engine cannot handle must not stall grouping for every report behind
+      // it: it joins its tool's "unsorted" issue, which a developer can merge or move from.
+      const unsorted = await unsortedIssue(trx, report, working, changes, engine, now);
+      addReport(unsorted, report, `not grouped: the grouping engine failed (${errorText(error)})`);
+      continue;
+    }
     let issue = choice.issueId ? working.get(choice.issueId) : undefined;
     if (!issue && choice.issueId) {
       const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
@@ -120,13 +156,17 @@ export async function groupBatch(
     }
     let reason = choice.reason;
     if (!issue) {
-      issue = await openIssue(trx, report, key.kind, signature, now);
+      issue = await openIssue(trx, report, key.kind, signature, now, engine);
       working.set(issue.id, issue);
       pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
       changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
       reason = NEW_ISSUE_REASON;
     } else {
-      issue.signature = widenSignature(issue.signature, signature);
+      try {
+        issue.signature = engine.widenSignature(issue.signature, signature);
+      } catch {
+        // The issue keeps the signature it had: the report is placed all the same.
+      }
       if (issue.status === 'resolved') {
         // A new report on a resolved issue reopens it; an ignored one stays quiet.
         issue.status = 'open';
@@ -219,23 +259,59 @@ function fromState(projectId: string, state: IssueState): WorkingIssue {
   };
 }
 
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 200);
+}
+
+/** The tool's issue of reports the engine failed on: found in the batch, the database, or new. */
+async function unsortedIssue(
+  trx: Kysely<DB>,
+  report: UngroupedReport,
+  working: Map<string, WorkingIssue>,
+  changes: BatchResult['changes'],
+  engine: GroupingEngine,
+  now: Date,
+): Promise<WorkingIssue> {
+  const key = { projectId: report.project_id, toolName: report.tool_name, kind: UNSORTED_KIND };
+  const [found] = await listCandidateIssues(trx, [key], 1);
+  const existing = found && (working.get(found.id) ?? fromState(report.project_id, found));
+  if (existing) {
+    working.set(existing.id, existing);
+    return existing;
+  }
+  const issue = await openIssue(trx, report, UNSORTED_KIND, null, now, engine);
+  working.set(issue.id, issue);
+  changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
+  return issue;
+}
+
+function titleOf(report: UngroupedReport, engine: GroupingEngine): string {
+  try {
+    return engine.issueTitle([report]);
+  } catch {
+    const text = report.details.replace(/\s+/g, ' ').trim();
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  }
+}
+
 async function openIssue(
   trx: Kysely<DB>,
   report: UngroupedReport,
   kind: string,
-  signature: Signature,
+  signature: Signature | null,
   now: Date,
+  engine: GroupingEngine,
 ): Promise<WorkingIssue> {
   const id = newId(now.getTime());
   const firstSeen = iso(report.created_at);
   await insertIssue(trx, {
     id,
     projectId: report.project_id,
-    title: issueTitle([report]),
+    title: titleOf(report, engine),
     toolName: report.tool_name,
     kind,
     outcome: report.outcome,
-    signature: serializeSignature(signature),
+    signature: signature === null ? 'null' : serializeSignature(signature),
     firstSeen,
     now: now.toISOString(),
   });
@@ -243,7 +319,7 @@ async function openIssue(
     id,
     projectId: report.project_id,
     status: 'open',
-    signature,
+    signature: signature as Signature,
     counts: emptyCounts(),
     firstSeen,
     lastSeen: firstSeen,
