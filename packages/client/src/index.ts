@@ -11,6 +11,7 @@ export { localKeyProblem, resolveIngestKey } from './ingest-key.js';
 export {
   createReader,
   DEFAULT_READ_TIMEOUT_MS,
+  type IssueFilters,
   type Reader,
   type ReaderOptions,
   type ReportFilters,

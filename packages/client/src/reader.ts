@@ -1,4 +1,12 @@
 import {
+  IssueDetail,
+  type IssueDetail as IssueDetailType,
+  IssueList,
+  type IssueList as IssueListType,
+  type IssueStatus,
+  type IssueSummary,
+  MovedReport,
+  type MovedReport as MovedReportType,
   type Outcome,
   type Project,
   ProjectList,
@@ -31,6 +39,8 @@ export interface ReportFilters {
   source?: string;
   from?: string | Date;
   to?: string | Date;
+  /** Only the reports of this issue. */
+  issue_id?: string;
   page?: number;
   /** Reports per page, 1–100; the server's default is 50 and it clamps larger values to 100. */
   limit?: number;
@@ -39,6 +49,20 @@ export interface ReportFilters {
    * with the same filters). `walkReports` follows it for you.
    */
   cursor?: string;
+}
+
+/** Filters of `GET /v1/dashboard/{projectId}/issues`. */
+export interface IssueFilters {
+  /** `open` (the server's default), `resolved`, `ignored` or `all`. */
+  status?: IssueStatus | 'all';
+  /** The issue's most frequent outcome. */
+  outcome?: Outcome;
+  tool_name?: string;
+  /** `last_seen` (default), `first_seen` or `count`, descending. */
+  sort?: 'last_seen' | 'first_seen' | 'count';
+  page?: number;
+  /** Issues per page, 1–100 (default 50). */
+  limit?: number;
 }
 
 export interface Reader {
@@ -63,6 +87,32 @@ export interface Reader {
   ): AsyncGenerator<Report, void, undefined>;
   /** New reports as they arrive (Server-Sent Events), until aborted or the loop is left. */
   events(projectId: string, options?: EventsOptions): AsyncGenerator<Report, void, undefined>;
+  /** One page of the project's issues (open ones by default, most recently seen first). */
+  listIssues(projectId: string, filters?: IssueFilters): Promise<IssueListType>;
+  /** Every issue matching the filters, fetching page after page. */
+  iterateIssues(
+    projectId: string,
+    filters?: Omit<IssueFilters, 'page'>,
+  ): AsyncGenerator<IssueSummary>;
+  /** One issue with its outcome counts, sources, agent clients, daily counts and note. */
+  getIssue(projectId: string, issueId: string): Promise<IssueDetailType>;
+  /**
+   * Triage (the API key needs the `triage` scope, else a DebriefError `missing_scope`): set an
+   * issue's status and/or note (null clears it). Not retried: the caller decides.
+   */
+  updateIssue(
+    projectId: string,
+    issueId: string,
+    change: { status?: IssueStatus; note?: string | null },
+  ): Promise<IssueDetailType>;
+  /** Triage: merges the issue into `into`; answers the issue merged into. */
+  mergeIssue(projectId: string, issueId: string, into: string): Promise<IssueDetailType>;
+  /** Triage: moves a report into an issue (`{issue_id}`) or a new one (`{new_issue: true}`). */
+  moveReport(
+    projectId: string,
+    reportId: string,
+    target: { issue_id: string } | { new_issue: true },
+  ): Promise<MovedReportType>;
 }
 
 export const DEFAULT_READ_TIMEOUT_MS = 30_000;
@@ -73,15 +123,23 @@ export function createReader(options: ReaderOptions): Reader {
   const fetchFn = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
 
-  async function get<T>(
+  async function send<T>(
+    method: 'GET' | 'PATCH' | 'POST',
     path: string,
     schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+    body?: unknown,
   ): Promise<T> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.apiKey}`,
+      accept: 'application/json',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
     const result = await request({
       fetch: fetchFn,
       url: `${baseUrl}${path}`,
-      init: { headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' } },
-      retries: Math.max(0, options.retries ?? 2),
+      init: { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      // Reads are safe to repeat; a write (a merge) might have been applied before a timeout.
+      retries: method === 'GET' ? Math.max(0, options.retries ?? 2) : 0,
       deadline: Date.now() + timeoutMs,
     });
     if (!result.ok) throw new DebriefError(result.problem, result.retryAfterSeconds);
@@ -90,13 +148,20 @@ export function createReader(options: ReaderOptions): Reader {
       throw new DebriefError(
         clientProblem(
           'invalid_response',
-          `GET ${path} answered in an unexpected shape.`,
+          `${method} ${path} answered in an unexpected shape.`,
           result.status,
         ),
       );
     }
     return parsed.data;
   }
+  const get = <T>(
+    path: string,
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  ) => send('GET', path, schema);
+  const project = (projectId: string) => `/v1/dashboard/${encodeURIComponent(projectId)}`;
+  const listIssues = (projectId: string, filters: IssueFilters = {}) =>
+    get(`${project(projectId)}/issues${queryString(filters)}`, IssueList);
 
   const getReports = (projectId: string, filters: ReportFilters = {}) =>
     get(
@@ -135,10 +200,47 @@ export function createReader(options: ReaderOptions): Reader {
         eventOptions,
       );
     },
+    listIssues,
+    async *iterateIssues(projectId, filters = {}) {
+      const seen = new Set<string>();
+      for (let page = 1; ; page++) {
+        const list = await listIssues(projectId, { ...filters, page });
+        for (const issue of list.issues) {
+          if (seen.has(issue.id)) continue;
+          seen.add(issue.id);
+          yield issue;
+        }
+        const { limit, total } = list.pagination;
+        if (list.issues.length < limit || page * limit >= total) return;
+      }
+    },
+    getIssue: (projectId, issueId) =>
+      get(`${project(projectId)}/issues/${encodeURIComponent(issueId)}`, IssueDetail),
+    updateIssue: (projectId, issueId, change) =>
+      send(
+        'PATCH',
+        `${project(projectId)}/issues/${encodeURIComponent(issueId)}`,
+        IssueDetail,
+        change,
+      ),
+    mergeIssue: (projectId, issueId, into) =>
+      send(
+        'POST',
+        `${project(projectId)}/issues/${encodeURIComponent(issueId)}/merge`,
+        IssueDetail,
+        { into },
+      ),
+    moveReport: (projectId, reportId, target) =>
+      send(
+        'POST',
+        `${project(projectId)}/reports/${encodeURIComponent(reportId)}/move`,
+        MovedReport,
+        target,
+      ),
   };
 }
 
-function queryString(filters: ReportFilters): string {
+function queryString(filters: ReportFilters | IssueFilters): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) {
     if (value === undefined || value === null) continue;

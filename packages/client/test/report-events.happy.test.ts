@@ -14,6 +14,8 @@ const report = (n: number): Report => ({
   metadata: null,
   created_at: '2026-11-21T10:00:00Z',
   redactions: 0,
+  issue_id: null,
+  issue_reason: null,
 });
 
 const event = (r: Report) => `id: ${r.id}\nevent: report\ndata: ${JSON.stringify(r)}\n\n`;

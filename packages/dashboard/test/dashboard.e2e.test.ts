@@ -259,6 +259,24 @@ describeBrowser('dashboard in a browser', { timeout: 60_000 }, () => {
     expect((await listProjects(key)).status).toBe(401);
   });
 
+  it('creates an API key with the triage scope when asked', async () => {
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Key name').fill('e2e triager');
+    await page.getByLabel('Can also triage issues').check();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const key = await page.getByTestId('new-api-key').inputValue();
+    expect(key).toMatch(/^wk_sk_/);
+    await page.getByRole('rowheader', { name: /e2e triager · triage/ }).waitFor();
+    // A read-only key is refused a triage write with 403 missing_scope; this one gets past
+    // the scope check to the (unknown) issue's 404.
+    const res = await fetch(`${server.url}/v1/dashboard/${projectId}/issues/${'0'.repeat(32)}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'resolved' }),
+    });
+    expect(res.status).toBe(404);
+  });
+
   it('rotates the ingest key after a confirmation, and the old key gets 401', async () => {
     await page.goto(`${server.url}/projects/${projectId}/keys`);
     const old = await page.getByTestId('ingest-key').inputValue();

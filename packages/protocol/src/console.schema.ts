@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_KEY_SCOPES, ApiKeyScope } from './issue.schema.js';
 import { PROJECT_NAME_MAX_LENGTH, Project } from './project.schema.js';
 import { parseTimeBound, positiveInt, type TimeBound } from './query.schema.js';
 import {
@@ -113,6 +114,19 @@ export const NameBody = z.object({
 });
 export type NameBody = z.input<typeof NameBody>;
 
+/**
+ * Body of `POST /v1/console/api-keys`: a name, and the scopes (default `["read"]`; `read` is
+ * implied, so `["triage"]` is a key that reads and triages).
+ */
+export const CreateApiKeyBody = NameBody.extend({
+  scopes: z
+    .array(ApiKeyScope, { error: 'must be an array of scopes, e.g. ["read", "triage"]' })
+    .optional()
+    // `read` is implied; repeats collapse; stored and shown in API_KEY_SCOPES order.
+    .transform((scopes) => API_KEY_SCOPES.filter((s) => s === 'read' || scopes?.includes(s))),
+});
+export type CreateApiKeyBody = z.input<typeof CreateApiKeyBody>;
+
 export const ConsoleProject = Project.extend({ last_7_days: ReportStats });
 export type ConsoleProject = z.infer<typeof ConsoleProject>;
 export const ConsoleProjectList = z.array(ConsoleProject);
@@ -129,6 +143,8 @@ export const ApiKeyInfo = z.object({
   created_at: WireTimestamp,
   last_used_at: WireTimestamp.nullable(),
   revoked_at: WireTimestamp.nullable(),
+  /** What the key may do: `read` always; `triage` also writes to issues (issue 18). */
+  scopes: z.array(ApiKeyScope).default(['read']),
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
 export const ApiKeyList = z.array(ApiKeyInfo);
@@ -138,6 +154,7 @@ export const CreatedApiKey = z.object({
   name: z.string(),
   prefix: z.string(),
   created_at: WireTimestamp,
+  scopes: z.array(ApiKeyScope).default(['read']),
   /** The secret, shown once. */
   key: z.string(),
 });

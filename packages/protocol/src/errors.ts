@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'signups_closed',
   'invalid_invitation',
   'forbidden',
+  'missing_scope',
   'not_found',
   'project_not_found',
   'method_not_allowed',
@@ -64,6 +65,7 @@ export function errorStatus(code: ErrorCode): number {
     case 'signups_closed':
     case 'invalid_invitation':
     case 'forbidden':
+    case 'missing_scope':
       return 403;
     case 'not_found':
     case 'project_not_found':
@@ -115,6 +117,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   signups_closed: 'Sign-ups are closed',
   invalid_invitation: 'Invitation not valid',
   forbidden: 'Forbidden',
+  missing_scope: 'API key lacks a scope',
   not_found: 'Not found',
   project_not_found: 'Project not found',
   method_not_allowed: 'Method not allowed',

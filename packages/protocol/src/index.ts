@@ -1,6 +1,7 @@
 export * from './console.schema.js';
 export * from './errors.js';
 export * from './invitation.schema.js';
+export * from './issue.schema.js';
 export * from './issues.js';
 export * from './keys.js';
 export * from './limits.schema.js';

@@ -107,6 +107,14 @@ export const ListReportsQuery = z
     source: label.optional(),
     from: timeBound.optional(),
     to: timeBound.optional(),
+    /** Only the reports of this issue (32 hex). */
+    issue_id: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/, {
+        error: (i) =>
+          `must be an issue id of 32 lowercase hex characters (received ${describeValue(i.input)})`,
+      })
+      .optional(),
     /** Absent: the first page, or the page after `cursor`. */
     page: positiveInt('page').optional(),
     limit: positiveInt('limit')

@@ -169,6 +169,17 @@ export const Report = z.object({
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
   created_at: WireTimestamp,
   redactions: Redactions,
+  /**
+   * The issue the report belongs to (issue 18); null only until the background grouper has
+   * placed it, a moment after its 201. Additive: a server that predates issues sent none.
+   */
+  issue_id: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .nullable()
+    .default(null),
+  /** Why it joined that issue ("same tool, 0.82 similar to …", "moved by a developer"). */
+  issue_reason: z.string().nullable().default(null),
 });
 export type Report = z.infer<typeof Report>;
 

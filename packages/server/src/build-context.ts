@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
+import { Grouper } from './issues/grouper.js';
 import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
@@ -15,8 +16,8 @@ import { createReportScreen } from './reports/screening/report-screen.js';
 import { createReportWriter, type ReportWriter } from './reports/write-path/index.js';
 
 /**
- * Opens the database, brings its schema up to date, starts the report writer and the realtime
- * bus.
+ * Opens the database, brings its schema up to date, starts the report writer, the realtime
+ * bus and the grouper.
  */
 export async function buildContext(
   config: Config,
@@ -68,6 +69,14 @@ export async function buildContext(
     // One key → project cache for the gate and the screen (keys/ingest-key-cache.ts).
     const ingestKeys = new IngestKeyCache(db);
     const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
+    const grouper = new Grouper({
+      db,
+      dialect: database.dialect,
+      bus,
+      readBarrier: () => reportWriter.flush(),
+      log,
+    });
+    grouper.start();
     return {
       config,
       database,
@@ -78,8 +87,12 @@ export async function buildContext(
       throttles,
       passwords: createPasswordHasher(),
       reportScreen: createReportScreen(db, config, ingestKeys),
+      grouper,
       async close() {
-        // The writer first: reports under way are stored (and announced) before the rest goes.
+        // The grouper first (its batch under way commits or rolls back), then the writer:
+        // reports under way are stored (and announced) before the rest goes. Reports stored
+        // after the grouper stopped are grouped by the next start.
+        await grouper.stop();
         await reportWriter.close();
         ingestGate.close();
         await throttles.close();

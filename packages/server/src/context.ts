@@ -3,6 +3,7 @@ import type { PasswordHasher } from './accounts/password-hasher.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
+import type { Grouper } from './issues/grouper.js';
 import type { IngestGate } from './limits/ingest-gate.js';
 import type { ThrottleLog } from './limits/throttle-log.js';
 import type { EventBus } from './realtime/event-bus.js';
@@ -27,4 +28,6 @@ export interface AppContext {
   passwords: PasswordHasher;
   /** Redaction and label caps, before the writer (reports/screening/). */
   reportScreen: ReportScreen;
+  /** Places reports in issues in the background (issues/grouper.ts); started with the context. */
+  grouper: Grouper;
 }

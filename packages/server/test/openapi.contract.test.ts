@@ -8,6 +8,7 @@ import {
   type Tenant,
   type TestServer,
 } from '../../../test/harness/test-server.js';
+import { createApiKey } from '../src/keys/key.service.js';
 import { bearer, call, type HttpResult } from './http.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM interop.
@@ -235,6 +236,77 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
       const res = contract.check(await call(`${server.url}/`, { headers: { accept } }), '/', 'get');
       expect(res.status).toBe(200);
     }
+  });
+
+  it('the issues API (issue 18): every operation, 200 and its errors', async () => {
+    const key = (await createApiKey(server.ctx.db, t.accountId, 'triage', ['read', 'triage'])).key;
+    const base = `${server.url}/v1/dashboard/${t.projectId}`;
+    const LIST = '/v1/dashboard/{projectId}/issues';
+    const ONE = '/v1/dashboard/{projectId}/issues/{issueId}';
+    const MERGE = '/v1/dashboard/{projectId}/issues/{issueId}/merge';
+    const MOVE = '/v1/dashboard/{projectId}/reports/{reportId}/move';
+    const ids: string[] = [];
+    for (const details of ['contract issue one', 'contract issue two']) {
+      const res = await submit({
+        ingest_key: t.ingestKey,
+        outcome: 'failure',
+        details,
+        tool_name: 'c',
+      });
+      ids.push(res.body.id);
+    }
+    let issues: string[] = [];
+    for (let i = 0; i < 60 && issues.length < 2; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const res = await call(`${base}/issues?tool_name=c`, { headers: bearer(key) });
+      issues = res.body.issues.map((issue: { id: string }) => issue.id);
+    }
+    expect(issues).toHaveLength(2);
+    contract.check(
+      await call(`${base}/issues?status=all&sort=count&outcome=failure&page=1&limit=5`, {
+        headers: bearer(t.apiKey),
+      }),
+      LIST,
+      'get',
+    );
+    contract.check(await call(`${base}/issues?sort=worst`, { headers: bearer(key) }), LIST, 'get');
+    contract.check(await call(`${base}/issues/${issues[0]}`, { headers: bearer(key) }), ONE, 'get');
+    contract.check(
+      await call(`${base}/issues/${'0'.repeat(32)}`, { headers: bearer(key) }),
+      ONE,
+      'get',
+    );
+    const patch = (body: unknown, apiKey = key) =>
+      call(`${base}/issues/${issues[0]}`, { method: 'PATCH', body, headers: bearer(apiKey) });
+    contract.check(await patch({ status: 'resolved', note: 'n' }), ONE, 'patch');
+    contract.check(await patch({ status: 'nope' }), ONE, 'patch');
+    const readOnly = contract.check(await patch({ status: 'open' }, t.apiKey), ONE, 'patch');
+    expect(readOnly.body.code).toBe('missing_scope');
+    contract.check(
+      await call(`${base}/reports/${ids[1]}/move`, {
+        body: { new_issue: true },
+        headers: bearer(key),
+      }),
+      MOVE,
+      'post',
+    );
+    contract.check(
+      await call(`${base}/reports/${ids[1]}/move`, { body: {}, headers: bearer(key) }),
+      MOVE,
+      'post',
+    );
+    const current = await call(`${base}/issues?tool_name=c`, { headers: bearer(key) });
+    const [from, into] = current.body.issues.map((issue: { id: string }) => issue.id);
+    contract.check(
+      await call(`${base}/issues/${from}/merge`, { body: { into }, headers: bearer(key) }),
+      MERGE,
+      'post',
+    );
+    contract.check(
+      await call(`${base}/issues/${into}/merge`, { body: { into }, headers: bearer(key) }),
+      MERGE,
+      'post',
+    );
   });
 
   it('every documented operation was exercised with its success status', () => {

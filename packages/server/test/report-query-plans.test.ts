@@ -17,6 +17,7 @@ import {
 } from '../src/console/stats.repository.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
+import { listUngroupedReports } from '../src/issues/grouping.repository.js';
 import {
   countReportsByOutcome,
   findReportById,
@@ -209,6 +210,24 @@ describe('query plans of the reports on SQLite', () => {
         }
       }
     }
+  });
+
+  it("pages and counts an issue's reports, and finds those still to group, through an index (issue 18)", async () => {
+    const issueId = 'c'.repeat(32);
+    const [page] = await plans(() =>
+      listReportsPage(kysely, 'sqlite', PROJECT, { issueId }, { offset: 0, limit: 50 }),
+    );
+    expect(page!.join('\n')).toMatch(
+      /SEARCH reports USING (COVERING )?INDEX reports_by_project_issue \(project_id=\? AND issue_id=\?\)/,
+    );
+    expect(page!.join('\n')).not.toMatch(/TEMP B-TREE/);
+    const [counts] = await plans(() =>
+      countReportsByOutcome(kysely, 'sqlite', PROJECT, { issueId }),
+    );
+    expect(counts!.join('\n')).toMatch(/INDEX reports_by_project_issue/);
+    const [ungrouped] = await plans(() => listUngroupedReports(kysely, 200));
+    expect(ungrouped!.join('\n')).toMatch(/SCAN reports USING INDEX reports_ungrouped/);
+    expect(ungrouped!.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
 
   it('seeks for the account overview, a report by id and a resumed stream too', async () => {

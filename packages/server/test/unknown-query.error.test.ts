@@ -8,7 +8,16 @@ import {
 import { bearer, call, type HttpResult } from './http.js';
 import { type Browser, sessionFor } from './session-client.js';
 
-const REPORTS_PARAMS = ['outcome', 'tool_name', 'source', 'from', 'to', 'page', 'limit'];
+const REPORTS_PARAMS = [
+  'outcome',
+  'tool_name',
+  'source',
+  'from',
+  'to',
+  'issue_id',
+  'page',
+  'limit',
+];
 const STATS_PARAMS = ['from', 'to', 'tool_name', 'source'];
 
 /**
@@ -50,6 +59,12 @@ describe('unknown query parameters', () => {
     ],
     ['tools', (q) => user.call(`/v1/console/projects/${t.projectId}/tools${q}`), STATS_PARAMS],
     [
+      'issues',
+      (q) =>
+        call(`${server.url}/v1/dashboard/${t.projectId}/issues${q}`, { headers: bearer(t.apiKey) }),
+      ['status', 'outcome', 'tool_name', 'sort', 'page', 'limit'],
+    ],
+    [
       'integrate',
       (q) => user.call(`/v1/console/projects/${t.projectId}/integrate${q}`),
       ['source'],
@@ -82,12 +97,12 @@ describe('unknown query parameters', () => {
 
   it('names every unknown parameter, and still reports the invalid known ones', async () => {
     const [, reports] = endpoints()[0]!;
-    const res = await reports('?q=x&issue_id=019a8f3c5e7b7c2d9f10a4b6c8d0e2f4&page=0');
+    const res = await reports('?q=x&order=asc&page=0');
     expect(res.status).toBe(400);
     const problem = ProblemDetails.parse(res.body);
-    expect(problem.errors?.map((e) => e.field)).toEqual(['q', 'issue_id', 'page']);
+    expect(problem.errors?.map((e) => e.field)).toEqual(['q', 'order', 'page']);
     expect(problem.detail).toMatch(
-      /^Unknown query parameters q, issue_id: this endpoint accepts only outcome, tool_name, source, from, to, page, limit, cursor\. page must be/,
+      /^Unknown query parameters q, order: this endpoint accepts only outcome, tool_name, source, from, to, issue_id, page, limit, cursor\. page must be/,
     );
     const repeated = await reports('?bogus=1&bogus=2');
     expect(ProblemDetails.parse(repeated.body).errors?.map((e) => e.field)).toEqual(['bogus']);

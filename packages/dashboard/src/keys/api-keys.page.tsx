@@ -29,6 +29,7 @@ export function ApiKeysSection() {
   const { api } = useSession();
   const keys = useResource('api-keys', () => api.get<ApiKeySummary[]>('/v1/console/api-keys'));
   const [name, setName] = useState('');
+  const [triage, setTriage] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKeySummary | null>(null);
   const creating = useAction();
@@ -38,9 +39,13 @@ export function ApiKeysSection() {
   function create(event: FormEvent) {
     event.preventDefault();
     void creating.run(async () => {
-      const key = await api.post<CreatedApiKey>('/v1/console/api-keys', { name: name.trim() });
+      const key = await api.post<CreatedApiKey>('/v1/console/api-keys', {
+        name: name.trim(),
+        scopes: triage ? ['read', 'triage'] : ['read'],
+      });
       setCreated(key);
       setName('');
+      setTriage(false);
       keys.reload();
     });
   }
@@ -78,6 +83,15 @@ export function ApiKeysSection() {
             value={name}
             onChange={(event) => setName(event.target.value)}
           />
+        </label>
+        <label className="checkbox-row">
+          <input
+            type="checkbox"
+            name="api-key-triage"
+            checked={triage}
+            onChange={(event) => setTriage(event.target.checked)}
+          />{' '}
+          Can also triage issues
         </label>
         <button type="submit" className="button button-primary" disabled={busy || !name.trim()}>
           Create API key
@@ -124,7 +138,15 @@ export function ApiKeysSection() {
             <tbody>
               {active.map((key) => (
                 <tr key={key.id} data-key-id={key.id}>
-                  <th scope="row">{key.name}</th>
+                  <th scope="row">
+                    {key.name}
+                    {key.scopes?.includes('triage') && (
+                      <span className="muted small" title="Can resolve, ignore, merge and move">
+                        {' '}
+                        · triage
+                      </span>
+                    )}
+                  </th>
                   <td>
                     <code>{key.prefix}…</code>
                   </td>

@@ -84,8 +84,16 @@ function securityText(operation: Dict): string {
   const security = (operation.security ?? []) as Dict[];
   if (security.length === 0)
     return '<p><strong>Auth:</strong> none (a submit carries its ingest key in the body).</p>';
-  const names = security.flatMap((s) => Object.keys(s));
-  const labels = names.map((n) => `<a href="#auth-${escapeHtml(n)}">${escapeHtml(n)}</a>`);
+  // A scheme with scopes (an API key with `triage`) says which it needs.
+  const labels = security.flatMap((s) =>
+    Object.entries(s).map(([n, scopes]) => {
+      const needs =
+        Array.isArray(scopes) && scopes.length > 0
+          ? ` with scope ${scopes.map((x) => `<code>${escapeHtml(x)}</code>`).join(', ')}`
+          : '';
+      return `<a href="#auth-${escapeHtml(n)}">${escapeHtml(n)}</a>${needs}`;
+    }),
+  );
   return `<p><strong>Auth:</strong> ${labels.join(' or ')}</p>`;
 }
 

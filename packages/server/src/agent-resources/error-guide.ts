@@ -45,6 +45,8 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
   invalid_invitation:
     'The invitation link is unknown, already used, revoked, expired, or made for another email address (`detail` says which). Ask the operator for a new link.',
   forbidden: 'Your credentials do not allow this action.',
+  missing_scope:
+    'The API key lacks the scope this request needs; `detail` names it. Triage (changing an issue, merging, moving a report) needs the `triage` scope: create a key with `"scopes": ["read", "triage"]` in the dashboard (or POST /v1/console/api-keys) and use it, or triage from the dashboard.',
   not_found: 'No such endpoint or resource. The endpoints are listed in /openapi.json.',
   project_not_found:
     'No project with this id in your account. GET /v1/projects lists your projects and their ids.',

@@ -1,5 +1,6 @@
 import { DEFAULT_PAGE_LIMIT, OUTCOMES } from '@debrief/protocol';
 import { READ_AUTH_ERROR_CODES, SUBMIT_ERROR_CODES } from './error-guide.js';
+import { issueComponentSchemas, issuePaths } from './openapi-issue-paths.js';
 import { resourcePaths } from './openapi-resource-paths.js';
 import { problemResponses, ref } from './openapi-responses.js';
 import {
@@ -22,6 +23,8 @@ const EXAMPLE_REPORT = {
   metadata: { client: 'claude-code', model: 'x-1' },
   created_at: '2026-11-21T14:30:00Z',
   redactions: 0,
+  issue_id: '019a8f3d0c1e7a2b8c4d6e8f0a1b2c3d',
+  issue_reason: 'same tool, 0.82 similar to the issue',
 };
 
 const READ_SECURITY = [{ ApiKey: [] }, { DashboardSession: [] }];
@@ -152,7 +155,7 @@ function paths(base: string): Record<string, JsonSchema> {
         tags: ['Realtime'],
         summary: 'Stream new reports (Server-Sent Events)',
         description:
-          'First an `event: ready`, then one `event: report` per new report: `id:` is the report id, `data:` the Report JSON (schema Report). Reconnect with `Last-Event-ID` to replay what was missed (up to 1,000 reports). Takes no query parameters: any is refused with 400 `invalid_query`. A reader that falls behind by more than the server\'s buffer cap (1 MiB by default) gets a final `event: overflow` whose `data` is `{"last_event_id", "detail"}` and the stream ends: reconnect with that `Last-Event-ID` (EventSource does so by itself) to receive everything after it. Each account may hold a limited number of streams at once (20 by default), and each server instance a limited total (1,000): past either, 429 `too_many_streams` with `Retry-After`.',
+          'First an `event: ready`, then one `event: report` per new report: `id:` is the report id, `data:` the Report JSON (schema Report). Also `event: issue` when an issue is created, regresses (a resolved issue got a new report), changes status or is merged: `data:` is an IssueEvent (`change`, `issue`, and `into` for a merge); it has no `id:` and is not replayed on resume (GET …/issues has the current state). Reconnect with `Last-Event-ID` to replay what was missed (up to 1,000 reports). Takes no query parameters: any is refused with 400 `invalid_query`. A reader that falls behind by more than the server\'s buffer cap (1 MiB by default) gets a final `event: overflow` whose `data` is `{"last_event_id", "detail"}` and the stream ends: reconnect with that `Last-Event-ID` (EventSource does so by itself) to receive everything after it. Each account may hold a limited number of streams at once (20 by default), and each server instance a limited total (1,000): past either, 429 `too_many_streams` with `Retry-After`.',
         security: READ_SECURITY,
         parameters: [
           projectId,
@@ -189,6 +192,7 @@ function paths(base: string): Record<string, JsonSchema> {
         },
       },
     },
+    ...issuePaths(base, projectId),
     ...resourcePaths(base),
   };
 }
@@ -213,13 +217,14 @@ export function buildOpenApiDocument(publicUrl: string): JsonSchema {
     tags: [
       { name: 'Reports', description: 'Submitting reports (agents).' },
       { name: 'Read', description: 'Reading reports (developers).' },
+      { name: 'Issues', description: 'Reports grouped into the problems behind them; triage.' },
       { name: 'Realtime', description: 'Live report stream.' },
       { name: 'Agent resources', description: 'Documents published for agents.' },
       { name: 'Health', description: 'Probes.' },
     ],
     paths: paths(base),
     components: {
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), ...issueComponentSchemas() },
       securitySchemes: {
         IngestKey: {
           type: 'apiKey',
@@ -234,14 +239,14 @@ export function buildOpenApiDocument(publicUrl: string): JsonSchema {
           scheme: 'bearer',
           bearerFormat: 'wk_sk_…',
           description:
-            'Secret API key, `Authorization: Bearer wk_sk_…` (created in the dashboard or with `debrief bootstrap`, shown once). Reads data: never embed it in agents, skills or client code.',
+            'Secret API key, `Authorization: Bearer wk_sk_…` (created in the dashboard or with `debrief bootstrap`, shown once). Reads data: never embed it in agents, skills or client code. Scopes: `read` (every key) and `triage` (writes to issues and reports), chosen when the key is created.',
         },
         DashboardSession: {
           type: 'apiKey',
           in: 'cookie',
           name: 'debrief_session',
           description:
-            'The dashboard session cookie; read endpoints accept it instead of an API key.',
+            'The dashboard session cookie; read endpoints accept it instead of an API key, and triage writes with the `x-csrf-token` header of GET /v1/auth/session.',
         },
       },
     },

@@ -72,6 +72,10 @@ export const FIELD_DESCRIPTIONS = {
   redactions:
     'How many credentials (and, where the project asks, email addresses and phone numbers) were replaced by `[REDACTED:<kind>]` before the report was stored; 0 when none.',
   id: '32 lowercase hex characters; report ids are UUIDv7 without dashes, so they sort by time.',
+  issue_id:
+    'The issue the report belongs to (32 hex). null only until the background grouper has placed it, a moment after the 201.',
+  issue_reason:
+    'Why the report joined its issue: the grouping\'s reason (e.g. "same tool, 0.82 similar to …"), or that a developer moved it.',
 };
 
 export const QUERY_DESCRIPTIONS: Record<string, string> = {
@@ -80,6 +84,7 @@ export const QUERY_DESCRIPTIONS: Record<string, string> = {
   source: 'Only reports from this source (exact match).',
   from: 'Inclusive lower bound: an ISO 8601 date (`2026-11-21`) or date-time (`2026-11-21T14:30:00Z`; offset honoured, UTC when absent).',
   to: 'Inclusive upper bound, same formats as `from`; a date-only `to` covers that whole day.',
+  issue_id: 'Only the reports of this issue (32 lowercase hex characters).',
   page: 'Page number, 1 or more (default 1). A page past the end returns an empty `reports` array. Not together with `cursor`.',
   cursor:
     'Extension: `pagination.next_cursor` of the previous page, passed as it came (opaque), to get the page after it. Send the same filters as the request that returned it (`limit` may change); a cursor made for other filters or another project, or not made by this endpoint, is refused with 400 `invalid_query` naming `cursor`. Not together with `page`.',

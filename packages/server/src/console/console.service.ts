@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../context.js';
 import { toDate } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
-import { listApiKeys } from '../keys/key.service.js';
+import { listApiKeys, parseScopes } from '../keys/key.service.js';
 import { getOwnedProject, listProjects } from '../projects/project.service.js';
 import {
   countersAnswer,
@@ -203,5 +203,6 @@ export async function listConsoleApiKeys(
     created_at: formatWireTimestamp(toDate(row.created_at)),
     last_used_at: wireTime(row.last_used_at),
     revoked_at: wireTime(row.revoked_at),
+    scopes: parseScopes(row.scopes),
   }));
 }

@@ -18,6 +18,7 @@ import { redactionAndLabelCapsMigration } from './migrations/0009-redaction-and-
 import { reportRollupsMigration } from './migrations/0010-report-rollups.js';
 import { reportPageIndexesMigration } from './migrations/0011-report-page-indexes.js';
 import { authFailuresMigration } from './migrations/0012-auth-failures.js';
+import { issuesMigration } from './migrations/0013-issues.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -36,6 +37,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0010-report-rollups': reportRollupsMigration(db.dialect),
     '0011-report-page-indexes': reportPageIndexesMigration(),
     '0012-auth-failures': authFailuresMigration(),
+    '0013-issues': issuesMigration(db.dialect),
   };
 }
 

@@ -77,6 +77,8 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** Space-separated ApiKeyScope values; `read` unless created with more (migration 0013). */
+  scopes: Generated<string>;
 }
 
 export interface ReportsTable {
@@ -91,6 +93,60 @@ export interface ReportsTable {
   created_at: Timestamp;
   /** How many credentials were replaced by `[REDACTED:<kind>]` before storing. */
   redactions: Generated<number>;
+  /** The report's issue; null until the grouper has placed it (issues/grouper.ts). */
+  issue_id: Generated<string | null>;
+  /** Why it joined its issue: the grouping engine's reason, or a developer's move. */
+  issue_reason: Generated<string | null>;
+}
+
+/** Issue 18 (migration 0013): the problems behind a project's reports. */
+export interface IssuesTable {
+  id: string;
+  project_id: string;
+  status: string;
+  regressed_at: Timestamp | null;
+  resolved_at: Timestamp | null;
+  title: string;
+  tool_name: string | null;
+  /** problem | success | request: with tool_name, bounds the grouping candidates. */
+  kind: string;
+  /** The grouping engine's signature, JSON text. */
+  signature: string;
+  /** The most frequent outcome of its reports (ties: the earlier in OUTCOMES). */
+  outcome: string;
+  report_count: number;
+  count_success: number;
+  count_failure: number;
+  count_confusing: number;
+  count_gave_up: number;
+  count_request: number;
+  sample_details: string;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One row, 'default': how far the grouper has come (issues/grouper.ts). */
+export interface GroupingProgressTable {
+  id: string;
+  last_created_at: Timestamp | null;
+  last_report_id: string | null;
+  grouped_count: ColumnType<number | string | bigint, number, number>;
+  updated_at: Timestamp | null;
+}
+
+/** A report a developer moved: reports like it follow it (issues/issue-grouping.ts). */
+export interface IssueExemplarsTable {
+  id: string;
+  project_id: string;
+  issue_id: string;
+  tool_name: string | null;
+  kind: string;
+  signature: string;
+  report_id: string;
+  created_at: Timestamp;
 }
 
 export interface UsageCountersTable {
@@ -184,6 +240,9 @@ export interface DB {
   sessions: SessionsTable;
   invitations: InvitationsTable;
   auth_failures: AuthFailuresTable;
+  issues: IssuesTable;
+  grouping_progress: GroupingProgressTable;
+  issue_exemplars: IssueExemplarsTable;
 }
 
 export function toDate(value: Date | string): Date {

@@ -5,7 +5,7 @@ import { ApiError } from '../errors/api-error.js';
 /**
  * Validates a query string against an object schema whose keys are the endpoint's parameters.
  * A parameter the endpoint does not know is refused by name, not ignored: a client that expects
- * a filter the server does not have (`?q=`, `?issue_id=`) must not silently get unfiltered
+ * a filter the server does not have (`?q=`, `?order=`) must not silently get unfiltered
  * data. A parameter given twice is refused too, rather than silently reduced to one value.
  */
 export function parseQuery<S extends z.ZodObject>(schema: S, query: unknown): z.output<S> {

@@ -10,6 +10,8 @@ export async function insertApiKey(
     prefix: string;
     keyHash: string;
     createdAt: Date;
+    /** Space-separated ApiKeyScope values. */
+    scopes: string;
   },
 ): Promise<void> {
   await db
@@ -23,6 +25,7 @@ export async function insertApiKey(
       created_at: row.createdAt.toISOString(),
       last_used_at: null,
       revoked_at: null,
+      scopes: row.scopes,
     })
     .execute();
 }
@@ -30,7 +33,7 @@ export async function insertApiKey(
 export async function findApiKeyByHash(db: Kysely<DB>, keyHash: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'revoked_at', 'last_used_at'])
+    .select(['id', 'account_id', 'revoked_at', 'last_used_at', 'scopes'])
     .where('key_hash', '=', keyHash)
     .executeTakeFirst();
 }
@@ -38,7 +41,7 @@ export async function findApiKeyByHash(db: Kysely<DB>, keyHash: string) {
 export async function listApiKeysOfAccount(db: Kysely<DB>, accountId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at', 'scopes'])
     .where('account_id', '=', accountId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
   API_KEY_PREFIX,
+  API_KEY_SCOPES,
+  type ApiKeyScope,
   apiKeyVisiblePrefix,
   generateApiKey,
   generateIngestKey,
@@ -94,8 +96,21 @@ export async function requireKnownIngestKey(db: Kysely<DB>, key: string): Promis
   if (!(await isActiveIngestKey(db, key))) throw unknownIngestKeyError();
 }
 
-export async function createApiKey(db: Kysely<DB>, accountId: string, name: string) {
+/** A stored scopes column as a list, in API_KEY_SCOPES order; `read` is always there. */
+export function parseScopes(text: string): ApiKeyScope[] {
+  const words = text.split(/\s+/);
+  return API_KEY_SCOPES.filter((scope) => scope === 'read' || words.includes(scope));
+}
+
+/** A new API key; `read` only unless `scopes` says more (`triage`: writes to issues). */
+export async function createApiKey(
+  db: Kysely<DB>,
+  accountId: string,
+  name: string,
+  scopes: readonly ApiKeyScope[] = ['read'],
+) {
   const key = generateApiKey();
+  const granted = parseScopes(scopes.join(' '));
   const row = {
     id: newId(),
     accountId,
@@ -103,9 +118,10 @@ export async function createApiKey(db: Kysely<DB>, accountId: string, name: stri
     prefix: apiKeyVisiblePrefix(key),
     keyHash: hashApiKey(key),
     createdAt: new Date(),
+    scopes: granted.join(' '),
   };
   await insertApiKey(db, row);
-  return { id: row.id, name, prefix: row.prefix, createdAt: row.createdAt, key };
+  return { id: row.id, name, prefix: row.prefix, createdAt: row.createdAt, scopes: granted, key };
 }
 
 export async function listApiKeys(db: Kysely<DB>, accountId: string) {
@@ -123,6 +139,14 @@ export async function authenticateApiKey(
   db: Kysely<DB>,
   header: string | undefined,
 ): Promise<string> {
+  return (await authenticateApiKeyWithScopes(db, header)).accountId;
+}
+
+/** The account of an `Authorization: Bearer` API key and what the key may do. */
+export async function authenticateApiKeyWithScopes(
+  db: Kysely<DB>,
+  header: string | undefined,
+): Promise<{ accountId: string; scopes: ApiKeyScope[] }> {
   if (!header?.trim()) {
     throw new ApiError(
       'missing_api_key',
@@ -157,5 +181,5 @@ export async function authenticateApiKey(
     );
   }
   await touchApiKey(db, row.id, new Date());
-  return row.account_id;
+  return { accountId: row.account_id, scopes: parseScopes(row.scopes) };
 }

@@ -1,28 +1,37 @@
-import type { Report } from '@debrief/protocol';
+import type { IssueEvent, Report } from '@debrief/protocol';
 
-export type ReportListener = (report: Report) => void;
+/** What the bus carries: a new report, or a change of an issue (issue 18). */
+export type BusEvent = { type: 'report'; report: Report } | { type: 'issue'; issue: IssueEvent };
 
-/** New reports, fanned out to the event streams of the project they belong to. */
+export type BusListener = (event: BusEvent) => void;
+
+/** New reports and issue changes, fanned out to the event streams of their project. */
 export interface EventBus {
   /** Announces a committed report. Never throws: a live update is a bonus, the report is stored. */
   publish(projectId: string, report: Report): void;
-  subscribe(projectId: string, listener: ReportListener): () => void;
+  /** Announces an issue created, regressed or triaged (committed). Never throws either. */
+  publishIssue(projectId: string, issue: IssueEvent): void;
+  subscribe(projectId: string, listener: BusListener): () => void;
   close(): Promise<void>;
 }
 
 /** Delivery inside one process: enough for SQLite, where one process owns the database. */
 export class LocalEventBus implements EventBus {
-  private readonly listeners = new Map<string, Set<ReportListener>>();
+  private readonly listeners = new Map<string, Set<BusListener>>();
 
   publish(projectId: string, report: Report): void {
-    this.deliver(projectId, report);
+    this.deliver(projectId, { type: 'report', report });
   }
 
-  /** Hands a report to this process's subscribers (also used by the PostgreSQL bus). */
-  deliver(projectId: string, report: Report): void {
+  publishIssue(projectId: string, issue: IssueEvent): void {
+    this.deliver(projectId, { type: 'issue', issue });
+  }
+
+  /** Hands an event to this process's subscribers (also used by the PostgreSQL bus). */
+  deliver(projectId: string, event: BusEvent): void {
     for (const listener of this.listeners.get(projectId) ?? []) {
       try {
-        listener(report);
+        listener(event);
       } catch {
         // One broken stream must not keep the report from the others.
       }
@@ -34,7 +43,7 @@ export class LocalEventBus implements EventBus {
     return this.listeners.has(projectId);
   }
 
-  subscribe(projectId: string, listener: ReportListener): () => void {
+  subscribe(projectId: string, listener: BusListener): () => void {
     let set = this.listeners.get(projectId);
     if (!set) {
       set = new Set();

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Report } from '@debrief/protocol';
+import type { IssueEvent, Report } from '@debrief/protocol';
 import type { FastifyReply } from 'fastify';
 
 /** Below the idle timeouts of common proxies (nginx 60 s, AWS ALB 60 s). */
@@ -22,6 +22,14 @@ const QUEUED_WRITE_OVERHEAD = 320;
 
 export function formatReportEvent(report: Report): string {
   return `id: ${report.id}\nevent: report\ndata: ${JSON.stringify(report)}\n\n`;
+}
+
+/**
+ * An issue change (issue 18). No `id:` line: Last-Event-ID stays the last report's, which is
+ * what a resumed stream replays from; issue events are live only (the issues list has the rest).
+ */
+export function formatIssueEvent(issue: IssueEvent): string {
+  return `event: issue\ndata: ${JSON.stringify(issue)}\n\n`;
 }
 
 /**

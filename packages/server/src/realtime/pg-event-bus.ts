@@ -1,9 +1,9 @@
-import type { Report } from '@debrief/protocol';
+import type { IssueEvent, Report } from '@debrief/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../db/schema.js';
-import { type EventBus, LocalEventBus, type ReportListener } from './event-bus.js';
+import { type BusListener, type EventBus, LocalEventBus } from './event-bus.js';
 
 const CHANNEL = 'debrief_reports';
 // NOTIFY payloads are limited to 8000 bytes; larger reports travel by id and are read back.
@@ -13,6 +13,8 @@ interface Notice {
   p: string;
   r?: Report;
   id?: string;
+  /** An issue event (issue 18); small (a summary), always inline. */
+  i?: IssueEvent;
 }
 
 /** Reconnecting the LISTEN connection waits this long first, doubling up to the maximum. */
@@ -107,11 +109,12 @@ export class PgEventBus implements EventBus {
   private async onNotice(payload: string): Promise<void> {
     try {
       const notice = JSON.parse(payload) as Notice;
-      if (notice.r) return this.local.deliver(notice.p, notice.r);
+      if (notice.r) return this.local.deliver(notice.p, { type: 'report', report: notice.r });
+      if (notice.i) return this.local.deliver(notice.p, { type: 'issue', issue: notice.i });
       // A report too large to travel inline is read back only where a stream wants it.
       if (notice.id && this.local.hasSubscribers(notice.p)) {
         const loaded = await this.loadReport(notice.id);
-        if (loaded) this.local.deliver(loaded.projectId, loaded.report);
+        if (loaded) this.local.deliver(loaded.projectId, { type: 'report', report: loaded.report });
       }
     } catch (error) {
       this.log.warn({ err: error }, 'could not deliver a realtime notification');
@@ -122,12 +125,20 @@ export class PgEventBus implements EventBus {
     let payload = JSON.stringify({ p: projectId, r: report } satisfies Notice);
     if (Buffer.byteLength(payload) > MAX_INLINE_PAYLOAD)
       payload = JSON.stringify({ p: projectId, id: report.id });
+    this.notify(payload);
+  }
+
+  publishIssue(projectId: string, issue: IssueEvent): void {
+    this.notify(JSON.stringify({ p: projectId, i: issue } satisfies Notice));
+  }
+
+  private notify(payload: string): void {
     sql`select pg_notify(${CHANNEL}, ${payload})`.execute(this.db).catch((error: unknown) => {
       this.log.warn({ err: error }, 'could not publish a realtime notification');
     });
   }
 
-  subscribe(projectId: string, listener: ReportListener): () => void {
+  subscribe(projectId: string, listener: BusListener): () => void {
     return this.local.subscribe(projectId, listener);
   }
 

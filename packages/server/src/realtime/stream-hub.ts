@@ -1,11 +1,12 @@
 import type { Report } from '@debrief/protocol';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
-import type { EventBus } from './event-bus.js';
+import type { BusEvent, EventBus } from './event-bus.js';
 import {
   DEFAULT_CLOSE_GRACE_MS,
   DEFAULT_HEARTBEAT_MS,
   type EventStream,
+  formatIssueEvent,
   formatReportEvent,
   openEventStream,
 } from './event-stream.js';
@@ -37,17 +38,21 @@ export interface StreamHubOptions {
   closeGraceMs?: number;
 }
 
-/** One report's event, kept as text: the window's events become one Buffer when flushed. */
+/**
+ * One event, kept as text: the window's events become one Buffer when flushed. `id` is the
+ * report's; '' for an issue event, which has none (event-stream.ts, formatIssueEvent).
+ */
 interface EventPart {
   id: string;
   text: string;
 }
 
-/** Reports of one project serialised once, and the one chunk every stream of it is sent. */
+/** Events of one project serialised once, and the one chunk every stream of it is sent. */
 interface Batch {
   parts: EventPart[];
   bytes: Buffer;
-  lastId: string;
+  /** The last report id in the batch; undefined if it holds issue events only. */
+  lastId: string | undefined;
 }
 
 /** A stream in its project's index; `held` collects batches while its backlog is replayed. */
@@ -153,7 +158,8 @@ export class StreamHub {
         continue;
       }
       for (const part of batch.parts)
-        if (!subscriber.replayed.has(part.id)) subscriber.stream.send(part.text, part.id);
+        if (!subscriber.replayed.has(part.id))
+          subscriber.stream.send(part.text, part.id || undefined);
     }
     subscriber.replayed.clear();
   }
@@ -179,8 +185,8 @@ export class StreamHub {
         pending: [],
         pendingBytes: 0,
       };
-      created.unsubscribe = this.bus.subscribe(projectId, (report) =>
-        this.enqueue(projectId, created, report),
+      created.unsubscribe = this.bus.subscribe(projectId, (event) =>
+        this.enqueue(projectId, created, event),
       );
       this.projects.set(projectId, created);
       project = created;
@@ -203,11 +209,12 @@ export class StreamHub {
     }
   }
 
-  private enqueue(projectId: string, project: ProjectStreams, report: Report): void {
+  private enqueue(projectId: string, project: ProjectStreams, event: BusEvent): void {
     // Serialised here, once, whatever the number of streams; encoded once per window (flush),
     // not once per report, which halves what a flood of reports leaves to the collector.
-    const text = formatReportEvent(report);
-    project.pending.push({ id: report.id, text });
+    const text =
+      event.type === 'report' ? formatReportEvent(event.report) : formatIssueEvent(event.issue);
+    project.pending.push({ id: event.type === 'report' ? event.report.id : '', text });
     project.pendingBytes += Buffer.byteLength(text);
     if (project.pendingBytes >= this.flushBytes) this.flush(projectId, project);
     else this.flushTimer ??= setTimeout(() => this.flushAll(), FLUSH_MS);
@@ -228,7 +235,7 @@ export class StreamHub {
       parts,
       // Node keeps a reference to a written Buffer, not a copy: every stream shares this one.
       bytes: Buffer.from(parts.length === 1 ? last.text : parts.map((part) => part.text).join('')),
-      lastId: last.id,
+      lastId: parts.findLast((part) => part.id !== '')?.id,
     };
     const cap = this.options.bufferCapBytes;
     for (const subscriber of [...project.subscribers]) {

@@ -21,8 +21,16 @@ export function countersAnswer(filters: {
   source?: string;
   from?: Date;
   before?: Date;
+  /** The counters know no issues: an issue filter counts the reports themselves. */
+  issueId?: string;
 }): boolean {
-  return !filters.from && !filters.before && filters.toolName !== '' && filters.source !== '';
+  return (
+    !filters.from &&
+    !filters.before &&
+    filters.issueId === undefined &&
+    filters.toolName !== '' &&
+    filters.source !== ''
+  );
 }
 
 /** Reports per outcome, from the counters, for an optional tool_name and source (no dates). */

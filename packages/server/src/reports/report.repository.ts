@@ -10,6 +10,8 @@ export interface ReportFilters {
   from?: Date;
   /** Exclusive upper bound. */
   before?: Date;
+  /** Only the reports of this issue (issue 18). */
+  issueId?: string;
 }
 
 const REPORT_COLUMNS = [
@@ -21,6 +23,8 @@ const REPORT_COLUMNS = [
   'metadata',
   'created_at',
   'redactions',
+  'issue_id',
+  'issue_reason',
 ] as const;
 
 /** The WHERE clauses of the filters, on columns qualified by table so joins stay unambiguous. */
@@ -33,6 +37,7 @@ export function applyReportFilters<O>(
   if (filters.outcome !== undefined) q = q.where('reports.outcome', '=', filters.outcome);
   if (filters.toolName !== undefined) q = q.where('reports.tool_name', '=', filters.toolName);
   if (filters.source !== undefined) q = q.where('reports.source', '=', filters.source);
+  if (filters.issueId !== undefined) q = q.where('reports.issue_id', '=', filters.issueId);
   if (filters.from !== undefined)
     q = q.where('reports.created_at', '>=', filters.from.toISOString());
   if (filters.before !== undefined)
@@ -74,11 +79,14 @@ export type PageStart = { offset: number } | { after: ReportKey };
 
 /**
  * The label a page seeks on when several are given, most selective first as projects usually
- * look: many tools, a handful of agent clients, five outcomes. The others are checked inside
- * the entries of that label's index, which carries all three (migration 0011).
+ * look: an issue's reports (issue 18; its index, migration 0013, is (project_id, issue_id,
+ * created_at, id), so other labels are checked on the issue's rows), then many tools, a handful
+ * of agent clients, five outcomes. The others are checked inside the entries of that label's
+ * index, which carries all three (migration 0011).
  */
-const SEEK_ORDER = ['toolName', 'source', 'outcome'] as const;
+const SEEK_ORDER = ['issueId', 'toolName', 'source', 'outcome'] as const;
 const LABEL_COLUMN = {
+  issueId: 'reports.issue_id',
   toolName: 'reports.tool_name',
   source: 'reports.source',
   outcome: 'reports.outcome',

@@ -48,6 +48,8 @@ export function toWireReport(row: ReportRow): Report {
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as ReportMetadata),
     created_at: formatWireTimestamp(toDate(row.created_at)),
     redactions: Number(row.redactions),
+    issue_id: row.issue_id,
+    issue_reason: row.issue_reason,
   };
 }
 
@@ -119,6 +121,9 @@ export async function submitReport(
     metadata: input.metadata,
     created_at: formatWireTimestamp(now),
     redactions,
+    // Grouped a moment later, off the request path (issues/grouper.ts).
+    issue_id: null,
+    issue_reason: null,
   };
   ctx.bus.publish(outcome.projectId, stored);
   return stored;
@@ -136,6 +141,7 @@ export async function listReports(
     source: query.source,
     from: query.from?.start,
     before: query.to?.end,
+    issueId: query.issue_id,
   };
   const scope: CursorScope = { projectId: project.id, ...facets, outcome: query.outcome };
   const { start, position } = pageStart(query, scope);

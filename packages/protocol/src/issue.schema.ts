@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { OUTCOMES } from './outcomes.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, positiveInt } from './query.schema.js';
+import {
+  describeValue,
+  hasNoNul,
+  LABEL_MAX_LENGTH,
+  NUL_CHARACTER_MESSAGE,
+  Outcome,
+  Pagination,
+  validText,
+  WireTimestamp,
+} from './report.schema.js';
+
+/**
+ * Issues (issue 18): every report belongs to one, the problem (or feature request) behind it.
+ * A developer triages them: `open` → `resolved` (a new report reopens it and marks it
+ * regressed) or `ignored` (stays quiet whatever arrives).
+ */
+export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
+export const IssueStatus = z.enum(ISSUE_STATUSES, {
+  error: (i) => `must be one of ${ISSUE_STATUSES.join(', ')} (received ${describeValue(i.input)})`,
+});
+export type IssueStatus = z.infer<typeof IssueStatus>;
+
+export const Id32 = z.string().regex(/^[0-9a-f]{32}$/, {
+  error: (i) => `must be an id of 32 lowercase hex characters (received ${describeValue(i.input)})`,
+});
+
+/**
+ * Scopes of an API key. `read`: every GET of the read API. `triage`: also the writes to issues
+ * and reports (status, note, merge, move). A key is `read` unless created with more.
+ */
+export const API_KEY_SCOPES = ['read', 'triage'] as const;
+export const ApiKeyScope = z.enum(API_KEY_SCOPES, {
+  error: (i) => `must be one of ${API_KEY_SCOPES.join(', ')} (received ${describeValue(i.input)})`,
+});
+export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
+
+export const ISSUE_SORTS = ['last_seen', 'first_seen', 'count'] as const;
+
+const label = validText(
+  z.string().max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` }),
+);
+
+/** Query of `GET /v1/dashboard/{projectId}/issues`. */
+export const ListIssuesQuery = z.object({
+  status: z
+    .enum([...ISSUE_STATUSES, 'all'], {
+      error: (i) =>
+        `must be one of open, resolved, ignored, all (received ${describeValue(i.input)})`,
+    })
+    .optional()
+    .default('open'),
+  outcome: Outcome.optional(),
+  tool_name: label.optional(),
+  sort: z
+    .enum(ISSUE_SORTS, {
+      error: (i) => `must be one of ${ISSUE_SORTS.join(', ')} (received ${describeValue(i.input)})`,
+    })
+    .optional()
+    .default('last_seen'),
+  page: positiveInt('page').optional().default(1),
+  limit: positiveInt('limit')
+    .optional()
+    .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT)),
+});
+export type ListIssuesQuery = z.output<typeof ListIssuesQuery>;
+export type ListIssuesQueryInput = z.input<typeof ListIssuesQuery>;
+
+export const IssueSummary = z.object({
+  id: Id32,
+  title: z.string(),
+  status: IssueStatus,
+  /** When a new report last reopened it after it was resolved; null if it never regressed. */
+  regressed_at: WireTimestamp.nullable(),
+  /** The outcome most of its reports have (ties: the earlier in OUTCOMES). */
+  outcome: z.enum(OUTCOMES),
+  tool_name: z.string().nullable(),
+  report_count: z.number().int(),
+  first_seen: WireTimestamp,
+  last_seen: WireTimestamp,
+  /** The `details` of its most recent report, cut to 280 characters. */
+  sample_details: z.string(),
+});
+export type IssueSummary = z.infer<typeof IssueSummary>;
+
+export const IssueList = z.object({
+  project: z.object({ id: z.string(), name: z.string() }),
+  issues: z.array(IssueSummary),
+  pagination: Pagination,
+});
+export type IssueList = z.infer<typeof IssueList>;
+
+export const IssueDetail = IssueSummary.extend({
+  resolved_at: WireTimestamp.nullable(),
+  note: z.string().nullable(),
+  outcome_counts: z.object({
+    success: z.number().int(),
+    failure: z.number().int(),
+    confusing: z.number().int(),
+    gave_up: z.number().int(),
+    request: z.number().int(),
+  }),
+  /** Reports per `source` (null: reports without one), most first, at most 20. */
+  sources: z.array(z.object({ source: z.string().nullable(), count: z.number().int() })),
+  /** Reports per agent client (`metadata.client_name`), most first, at most 20. */
+  clients: z.array(z.object({ client: z.string().nullable(), count: z.number().int() })),
+  /** Reports per UTC day (`YYYY-MM-DD`) of the last 90 days that had any, oldest first. */
+  daily: z.array(z.object({ day: z.string(), count: z.number().int() })),
+  created_at: WireTimestamp,
+  updated_at: WireTimestamp,
+});
+export type IssueDetail = z.infer<typeof IssueDetail>;
+
+export const ISSUE_NOTE_MAX_LENGTH = 10_000;
+
+/** Body of `PATCH /v1/dashboard/{projectId}/issues/{issueId}`: at least one of the two. */
+export const UpdateIssueBody = z
+  .object({
+    status: IssueStatus.optional(),
+    note: z
+      .string({ error: 'must be a string, or null to clear the note' })
+      .max(ISSUE_NOTE_MAX_LENGTH, { error: `must be at most ${ISSUE_NOTE_MAX_LENGTH} characters` })
+      .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
+      .nullable()
+      .optional(),
+  })
+  .refine((body) => body.status !== undefined || body.note !== undefined, {
+    error: 'must have status (open, resolved or ignored) or note, or both',
+    path: [],
+  });
+export type UpdateIssueBody = z.input<typeof UpdateIssueBody>;
+
+/** Body of `POST …/issues/{issueId}/merge`: the issue that absorbs this one. */
+export const MergeIssueBody = z.object({ into: Id32 });
+export type MergeIssueBody = z.input<typeof MergeIssueBody>;
+
+/** Body of `POST …/reports/{reportId}/move`: into an existing issue, or out into a new one. */
+export const MoveReportBody = z.union(
+  [z.object({ issue_id: Id32 }).strict(), z.object({ new_issue: z.literal(true) }).strict()],
+  {
+    error: 'must be {"issue_id": "<32 hex issue id>"} or {"new_issue": true}',
+  },
+);
+export type MoveReportBody = z.input<typeof MoveReportBody>;
+
+export const MovedReport = z.object({
+  ok: z.literal(true),
+  report_id: Id32,
+  issue_id: Id32,
+  /** The issue it left; null if it had none yet. */
+  from_issue_id: Id32.nullable(),
+});
+export type MovedReport = z.infer<typeof MovedReport>;
+
+/**
+ * `event: issue` on the event stream: an issue was created, regressed (a resolved one got a new
+ * report) or changed status (triage, merge).
+ */
+export const IssueEvent = z.object({
+  change: z.enum(['created', 'regressed', 'status', 'merged']),
+  issue: IssueSummary,
+  /** For `merged`: the issue it was merged into. */
+  into: Id32.optional(),
+});
+export type IssueEvent = z.infer<typeof IssueEvent>;

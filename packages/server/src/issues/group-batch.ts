@@ -1,0 +1,342 @@
+import type { Outcome } from '@debrief/protocol';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import { type DB, toDate } from '../db/schema.js';
+import { newId } from '../ids.js';
+import {
+  advanceGroupingProgress,
+  findIssueState,
+  type IssueState,
+  insertIssue,
+  listCandidateIssues,
+  listPinnedExemplars,
+  listUngroupedReports,
+  lockGroupingProgress,
+  type PoolKey,
+  setReportsIssues,
+  type UngroupedReport,
+  updateGroupedIssues,
+} from './grouping.repository.js';
+import {
+  countsOfRow,
+  dominantOutcome,
+  emptyCounts,
+  type OutcomeCounts,
+  totalOf,
+} from './issue-counts.js';
+import {
+  type Assignment,
+  CANDIDATE_LIMIT,
+  chooseIssue,
+  issueKindOf,
+  issueTitle,
+  PINNED_LIMIT,
+  parseSignature,
+  type Signature,
+  serializeSignature,
+  signatureOf,
+  widenSignature,
+} from './issue-grouping.js';
+
+/**
+ * The engine's calls a batch makes: by default the one door to it (issue-grouping.ts); a test
+ * passes one that fails.
+ */
+export interface GroupingEngine {
+  signatureOf: typeof signatureOf;
+  chooseIssue: typeof chooseIssue;
+  widenSignature: typeof widenSignature;
+  issueTitle: typeof issueTitle;
+}
+
+export const DEFAULT_ENGINE: GroupingEngine = {
+  signatureOf,
+  chooseIssue,
+  widenSignature,
+  issueTitle,
+};
+
+/**
+ * The kind of the issue that holds, per project and tool, the reports the engine failed on.
+ * No report's kind (issueKindOf) is ever this one, so that issue is never a candidate.
+ */
+export const UNSORTED_KIND = 'unsorted';
+
+/** Shown on a report that opened its issue. */
+export const NEW_ISSUE_REASON = 'first report of a new issue';
+const SAMPLE_MAX = 280;
+
+/** An issue touched by the batch, as it will be written when the batch commits. */
+interface WorkingIssue {
+  id: string;
+  projectId: string;
+  status: string;
+  signature: Signature;
+  counts: OutcomeCounts;
+  firstSeen: string;
+  lastSeen: string;
+  sampleDetails: string;
+  regressedAt: string | null;
+  /** Its reports in this batch, with the engine's reason for each. */
+  members: { reportId: string; issueId: string; reason: string }[];
+}
+
+/** A tool's candidates and remembered moves, read once per batch and kept current in it. */
+interface Pool {
+  candidates: { issueId: string; signature: Signature; memberCount: number }[];
+  states: Map<string, IssueState>;
+  pinned: { issueId: string; signature: Signature }[];
+}
+
+export interface BatchResult {
+  grouped: number;
+  /** Issues to announce once committed: project, issue and what happened to it. */
+  changes: { projectId: string; issueId: string; change: 'created' | 'regressed' }[];
+}
+
+const iso = (value: Date | string) => toDate(value).toISOString();
+
+/**
+ * Groups the next reports (at most `limit`, in report order) in the caller's transaction:
+ * each is given an issue by the engine among a bounded set of candidates, the issues'
+ * counters, times and status are written, the reports get their `issue_id`, and the progress
+ * row advances — all or nothing, so a crash (kill -9) leaves every report either grouped once or
+ * still to group. Returns nothing grouped when another instance holds the lock.
+ */
+export async function groupBatch(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  limit: number,
+  now: Date,
+  engine: GroupingEngine = DEFAULT_ENGINE,
+): Promise<BatchResult> {
+  const none: BatchResult = { grouped: 0, changes: [] };
+  if (!(await lockGroupingProgress(trx, dialect, { wait: false }))) return none;
+  const reports = await listUngroupedReports(trx, limit);
+  if (reports.length === 0) return none;
+
+  const pools = await loadPools(
+    trx,
+    reports.map((report) => ({
+      projectId: report.project_id,
+      toolName: report.tool_name,
+      kind: issueKindOf(report.outcome),
+    })),
+  );
+  const working = new Map<string, WorkingIssue>();
+  const changes: BatchResult['changes'] = [];
+
+  for (const report of reports) {
+    const key = {
+      projectId: report.project_id,
+      toolName: report.tool_name,
+      kind: issueKindOf(report.outcome),
+    };
+    const pool = pools.get(poolKeyOf(key)) as Pool;
+    let signature: Signature;
+    let choice: Assignment;
+    try {
+      signature = engine.signatureOf(report);
+      choice = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+    } catch (error) {
+      // One report the engine cannot handle must not stall grouping for every report behind
+      // it: it joins its tool's "unsorted" issue, which a developer can merge or move from.
+      const unsorted = await unsortedIssue(trx, report, working, changes, engine, now);
+      addReport(unsorted, report, `not grouped: the grouping engine failed (${errorText(error)})`);
+      continue;
+    }
+    let issue = choice.issueId ? working.get(choice.issueId) : undefined;
+    if (!issue && choice.issueId) {
+      const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
+      // Never across projects, whatever the engine answers.
+      if (state && state.project_id === report.project_id) {
+        issue = fromState(report.project_id, state);
+        working.set(issue.id, issue);
+      }
+    }
+    let reason = choice.reason;
+    if (!issue) {
+      issue = await openIssue(trx, report, key.kind, signature, now, engine);
+      working.set(issue.id, issue);
+      pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
+      changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
+      reason = NEW_ISSUE_REASON;
+    } else {
+      try {
+        issue.signature = engine.widenSignature(issue.signature, signature);
+      } catch {
+        // The issue keeps the signature it had: the report is placed all the same.
+      }
+      if (issue.status === 'resolved') {
+        // A new report on a resolved issue reopens it; an ignored one stays quiet.
+        issue.status = 'open';
+        issue.regressedAt = iso(report.created_at);
+        changes.push({ projectId: issue.projectId, issueId: issue.id, change: 'regressed' });
+      }
+    }
+    addReport(issue, report, reason);
+    const candidate = pool.candidates.find((c) => c.issueId === issue.id);
+    if (candidate) {
+      candidate.memberCount += 1;
+      candidate.signature = issue.signature;
+    }
+  }
+
+  const issues = [...working.values()];
+  await updateGroupedIssues(
+    trx,
+    dialect,
+    issues.map((issue) => ({
+      issueId: issue.id,
+      counts: issue.counts,
+      outcome: dominantOutcome(issue.counts, 'failure'),
+      firstSeen: issue.firstSeen,
+      lastSeen: issue.lastSeen,
+      sampleDetails: issue.sampleDetails,
+      signature: serializeSignature(issue.signature),
+      regressedAt: issue.regressedAt,
+    })),
+    now,
+  );
+  await setReportsIssues(
+    trx,
+    issues.flatMap((issue) => issue.members),
+  );
+  const last = reports[reports.length - 1] as UngroupedReport;
+  await advanceGroupingProgress(
+    trx,
+    { createdAt: iso(last.created_at), id: last.id },
+    reports.length,
+    now,
+  );
+  return { grouped: reports.length, changes };
+}
+
+function poolKeyOf(key: PoolKey): string {
+  return JSON.stringify([key.projectId, key.toolName, key.kind]);
+}
+
+/** The candidates and remembered moves of every key of the batch: two queries in all. */
+async function loadPools(trx: Kysely<DB>, keys: PoolKey[]): Promise<Map<string, Pool>> {
+  const pools = new Map<string, Pool>();
+  const distinct: PoolKey[] = [];
+  for (const key of keys) {
+    const name = poolKeyOf(key);
+    if (pools.has(name)) continue;
+    pools.set(name, { candidates: [], states: new Map(), pinned: [] });
+    distinct.push(key);
+  }
+  const poolOf = (row: { project_id: string; tool_name: string | null; kind: string }) =>
+    pools.get(poolKeyOf({ projectId: row.project_id, toolName: row.tool_name, kind: row.kind }));
+  for (const row of await listCandidateIssues(trx, distinct, CANDIDATE_LIMIT)) {
+    const pool = poolOf(row);
+    if (!pool) continue;
+    pool.candidates.push({
+      issueId: row.id,
+      signature: parseSignature(row.signature),
+      memberCount: totalOf(countsOfRow(row)),
+    });
+    pool.states.set(row.id, row);
+  }
+  for (const row of await listPinnedExemplars(trx, distinct, PINNED_LIMIT)) {
+    poolOf(row)?.pinned.push({ issueId: row.issue_id, signature: parseSignature(row.signature) });
+  }
+  return pools;
+}
+
+function fromState(projectId: string, state: IssueState): WorkingIssue {
+  return {
+    id: state.id,
+    projectId,
+    status: state.status,
+    signature: parseSignature(state.signature),
+    counts: countsOfRow(state),
+    firstSeen: iso(state.first_seen),
+    lastSeen: iso(state.last_seen),
+    sampleDetails: '',
+    regressedAt: null,
+    members: [],
+  };
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 200);
+}
+
+/** The tool's issue of reports the engine failed on: found in the batch, the database, or new. */
+async function unsortedIssue(
+  trx: Kysely<DB>,
+  report: UngroupedReport,
+  working: Map<string, WorkingIssue>,
+  changes: BatchResult['changes'],
+  engine: GroupingEngine,
+  now: Date,
+): Promise<WorkingIssue> {
+  const key = { projectId: report.project_id, toolName: report.tool_name, kind: UNSORTED_KIND };
+  const [found] = await listCandidateIssues(trx, [key], 1);
+  const existing = found && (working.get(found.id) ?? fromState(report.project_id, found));
+  if (existing) {
+    working.set(existing.id, existing);
+    return existing;
+  }
+  const issue = await openIssue(trx, report, UNSORTED_KIND, null, now, engine);
+  working.set(issue.id, issue);
+  changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
+  return issue;
+}
+
+function titleOf(report: UngroupedReport, engine: GroupingEngine): string {
+  try {
+    return engine.issueTitle([report]);
+  } catch {
+    const text = report.details.replace(/\s+/g, ' ').trim();
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  }
+}
+
+async function openIssue(
+  trx: Kysely<DB>,
+  report: UngroupedReport,
+  kind: string,
+  signature: Signature | null,
+  now: Date,
+  engine: GroupingEngine,
+): Promise<WorkingIssue> {
+  const id = newId(now.getTime());
+  const firstSeen = iso(report.created_at);
+  await insertIssue(trx, {
+    id,
+    projectId: report.project_id,
+    title: titleOf(report, engine),
+    toolName: report.tool_name,
+    kind,
+    outcome: report.outcome,
+    signature: signature === null ? 'null' : serializeSignature(signature),
+    firstSeen,
+    now: now.toISOString(),
+  });
+  return {
+    id,
+    projectId: report.project_id,
+    status: 'open',
+    signature: signature as Signature,
+    counts: emptyCounts(),
+    firstSeen,
+    lastSeen: firstSeen,
+    sampleDetails: '',
+    regressedAt: null,
+    members: [],
+  };
+}
+
+function addReport(issue: WorkingIssue, report: UngroupedReport, reason: string): void {
+  issue.counts[report.outcome as Outcome] += 1;
+  const at = iso(report.created_at);
+  if (at < issue.firstSeen) issue.firstSeen = at;
+  // The sample is the latest report's; reports arrive in order, so a later one replaces it.
+  if (at >= issue.lastSeen || issue.sampleDetails === '') {
+    issue.lastSeen = at > issue.lastSeen ? at : issue.lastSeen;
+    issue.sampleDetails = report.details.slice(0, SAMPLE_MAX);
+  }
+  issue.members.push({ reportId: report.id, issueId: issue.id, reason });
+}

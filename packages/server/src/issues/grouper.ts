@@ -1,0 +1,152 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import { type BatchResult, groupBatch } from './group-batch.js';
+import { listIssueRowsByIds } from './issue.repository.js';
+import { toIssueSummary } from './issue-wire.js';
+
+export interface GrouperOptions {
+  /** Reports per transaction; default 200. */
+  batchSize?: number;
+  /** Pause between rounds that found nothing (or less than a batch); default 250 ms. */
+  intervalMs?: number;
+}
+
+export interface GrouperDeps {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  bus: EventBus;
+  /**
+   * Resolves once every acknowledged report can be read from `reports` (ReportWriter.flush:
+   * the SQLite writer keeps committed reports in its inbox until moved). Called once per round.
+   */
+  readBarrier: () => Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * The background grouper (issue 18): off the request path, it places every report in an issue,
+ * in report order, a batch per transaction (group-batch.ts). It polls every `intervalMs` and
+ * goes on at once while whole batches wait, so a report has its issue well within 2 s of its
+ * 201 at the bench's load. Progress lives in the database, not here: stopping it (or kill -9)
+ * loses nothing, and a new one resumes with the first report still without an issue. Any
+ * number of instances may run one on a PostgreSQL database; the progress row's lock lets one
+ * group at a time, and the others skip their round.
+ */
+export class Grouper {
+  private readonly batchSize: number;
+  private readonly intervalMs: number;
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+  private timer: NodeJS.Timeout | null = null;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    private readonly deps: GrouperDeps,
+    options: GrouperOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 200;
+    this.intervalMs = options.intervalMs ?? 250;
+  }
+
+  get running(): boolean {
+    return this.loop !== null;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.loop = this.run().finally(() => {
+      this.loop = null;
+    });
+  }
+
+  /** Finishes the batch under way (committed or rolled back), then stops. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.loop;
+  }
+
+  /** Starts the next round now instead of after the pause. */
+  wake(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const wakeUp = this.wakeUp;
+    this.wakeUp = null;
+    wakeUp?.();
+  }
+
+  /**
+   * Groups one batch and announces its new and regressed issues; returns how many reports it
+   * placed (0: none waiting, or another instance holds the lock).
+   */
+  async runOnce(): Promise<number> {
+    const { db, dialect } = this.deps;
+    await this.deps.readBarrier();
+    const result = await db
+      .transaction()
+      .execute((trx) => groupBatch(trx, dialect, this.batchSize, new Date()));
+    if (result.changes.length > 0) await this.announce(result.changes);
+    return result.grouped;
+  }
+
+  private async announce(changes: BatchResult['changes']): Promise<void> {
+    try {
+      const rows = await listIssueRowsByIds(
+        this.deps.db,
+        changes.map((c) => c.issueId),
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      for (const change of changes) {
+        const row = byId.get(change.issueId);
+        if (row)
+          this.deps.bus.publishIssue(change.projectId, {
+            change: change.change,
+            issue: toIssueSummary(row),
+          });
+      }
+    } catch (error) {
+      // A live update is a bonus: the grouping is committed.
+      this.deps.log.warn({ err: error }, 'could not announce issue changes');
+    }
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let grouped = 0;
+      try {
+        grouped = await this.runOnce();
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        this.deps.log.warn({ err: error }, 'grouping reports into issues failed; retrying');
+      }
+      if (this.stopping) break;
+      // A whole batch: more are likely waiting; go on after letting other work run.
+      if (grouped >= this.batchSize) await new Promise((resolve) => setImmediate(resolve));
+      else
+        await this.pause(
+          failures > 0
+            ? Math.min(MAX_BACKOFF_MS, this.intervalMs * 2 ** failures)
+            : this.intervalMs,
+        );
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wakeUp = resolve;
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.wakeUp = null;
+        resolve();
+      }, ms);
+    });
+  }
+}

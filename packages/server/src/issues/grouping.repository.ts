@@ -1,0 +1,272 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { countColumns, type OutcomeCounts } from './issue-counts.js';
+
+/**
+ * The grouper's SQL (issues/grouper.ts). Every function takes the transaction that assigns a
+ * batch: the reports' issue, the issues' counters and the progress row commit together.
+ */
+
+/**
+ * Locks the progress row for the transaction, so that one grouper (of any instance) works at a
+ * time and triage waits for it. On PostgreSQL the grouper skips the round when another holds
+ * it (`skip locked`: undefined), triage waits (`wait: true`). SQLite transactions begin
+ * IMMEDIATE (db/database.ts), which already excludes every other writer of the main connection.
+ */
+export async function lockGroupingProgress(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  { wait }: { wait: boolean },
+) {
+  const lock =
+    dialect === 'postgres' ? (wait ? sql`for update` : sql`for update skip locked`) : sql``;
+  const result = await sql<{ grouped_count: number | string }>`
+    select grouped_count from grouping_progress where id = 'default' ${lock}
+  `.execute(trx);
+  return result.rows[0];
+}
+
+export async function advanceGroupingProgress(
+  trx: Kysely<DB>,
+  last: { createdAt: string; id: string },
+  grouped: number,
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('grouping_progress')
+    .set((eb) => ({
+      last_created_at: last.createdAt,
+      last_report_id: last.id,
+      grouped_count: sql<number>`${eb.ref('grouped_count')} + ${grouped}`,
+      updated_at: now.toISOString(),
+    }))
+    .where('id', '=', 'default')
+    .execute();
+}
+
+export async function readGroupingProgress(db: Kysely<DB>) {
+  return db
+    .selectFrom('grouping_progress')
+    .select(['last_created_at', 'last_report_id', 'grouped_count'])
+    .where('id', '=', 'default')
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The reports still to group, in report order. The partial index `reports_ungrouped` holds
+ * only these, so this is a walk of a few entries whatever the size of `reports`; and a report
+ * committed late (behind a later one, on another connection or instance) is found as well.
+ */
+export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
+  return trx
+    .selectFrom('reports')
+    .select([
+      'id',
+      'project_id',
+      'outcome',
+      'tool_name',
+      'source',
+      'details',
+      'metadata',
+      'created_at',
+    ])
+    .where('issue_id', 'is', null)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+export type UngroupedReport = Awaited<ReturnType<typeof listUngroupedReports>>[number];
+
+const ISSUE_STATE = [
+  'id',
+  'signature',
+  'status',
+  'first_seen',
+  'last_seen',
+  'count_success',
+  'count_failure',
+  'count_confusing',
+  'count_gave_up',
+  'count_request',
+] as const;
+
+export interface PoolKey {
+  projectId: string;
+  toolName: string | null;
+  kind: string;
+}
+
+/**
+ * The bounded candidates of every (project, tool, kind) of a batch, in one round trip: per
+ * key, its `limit` most recently seen issues (an index seek with a limit each, joined by
+ * `union all`), so the cost per report stays bounded however many issues a tool has.
+ */
+export async function listCandidateIssues(trx: Kysely<DB>, keys: PoolKey[], limit: number) {
+  const parts = keys.map((key, i) =>
+    trx
+      .selectFrom(
+        trx
+          .selectFrom('issues')
+          .select([...ISSUE_STATE, 'project_id', 'tool_name', 'kind'])
+          .where('project_id', '=', key.projectId)
+          .where('tool_name', key.toolName === null ? 'is' : '=', key.toolName)
+          .where('kind', '=', key.kind)
+          .orderBy('last_seen', 'desc')
+          .limit(limit)
+          .as(`c${i}`),
+      )
+      .selectAll(),
+  );
+  const [first, ...rest] = parts;
+  if (!first) return [];
+  return rest.reduce((q, part) => q.unionAll(part), first).execute();
+}
+
+export type IssueState = Awaited<ReturnType<typeof listCandidateIssues>>[number];
+
+export async function findIssueState(trx: Kysely<DB>, issueId: string) {
+  return trx
+    .selectFrom('issues')
+    .select([...ISSUE_STATE, 'project_id', 'tool_name', 'kind'])
+    .where('id', '=', issueId)
+    .executeTakeFirst();
+}
+
+/** Moves remembered for each key of a batch, newest first, `limit` per key; one round trip. */
+export async function listPinnedExemplars(trx: Kysely<DB>, keys: PoolKey[], limit: number) {
+  const parts = keys.map((key, i) =>
+    trx
+      .selectFrom(
+        trx
+          .selectFrom('issue_exemplars')
+          .select(['issue_id', 'signature', 'project_id', 'tool_name', 'kind'])
+          .where('project_id', '=', key.projectId)
+          .where('tool_name', key.toolName === null ? 'is' : '=', key.toolName)
+          .where('kind', '=', key.kind)
+          .orderBy('created_at', 'desc')
+          .limit(limit)
+          .as(`p${i}`),
+      )
+      .selectAll(),
+  );
+  const [first, ...rest] = parts;
+  if (!first) return [];
+  return rest.reduce((q, part) => q.unionAll(part), first).execute();
+}
+
+export interface NewIssue {
+  id: string;
+  projectId: string;
+  title: string;
+  toolName: string | null;
+  kind: string;
+  outcome: string;
+  signature: string;
+  firstSeen: string;
+  now: string;
+}
+
+export async function insertIssue(trx: Kysely<DB>, issue: NewIssue): Promise<void> {
+  await trx
+    .insertInto('issues')
+    .values({
+      id: issue.id,
+      project_id: issue.projectId,
+      status: 'open',
+      regressed_at: null,
+      resolved_at: null,
+      title: issue.title,
+      tool_name: issue.toolName,
+      kind: issue.kind,
+      signature: issue.signature,
+      outcome: issue.outcome,
+      report_count: 0,
+      count_success: 0,
+      count_failure: 0,
+      count_confusing: 0,
+      count_gave_up: 0,
+      count_request: 0,
+      sample_details: '',
+      first_seen: issue.firstSeen,
+      last_seen: issue.firstSeen,
+      note: null,
+      created_at: issue.now,
+      updated_at: issue.now,
+    })
+    .execute();
+}
+
+/** An issue's state after a batch, computed by the grouper from what it read under the lock. */
+export interface IssueUpdate {
+  issueId: string;
+  counts: OutcomeCounts;
+  outcome: string;
+  firstSeen: string;
+  lastSeen: string;
+  sampleDetails: string;
+  signature: string;
+  /** Set when a report reopened a resolved issue. */
+  regressedAt: string | null;
+}
+
+/**
+ * Writes every issue a batch touched in one statement (`update … from (values …)`, which both
+ * dialects read, the VALUES columns being column1, column2 …): a round trip per batch instead
+ * of one per issue. Absolute values are safe: nothing else writes an issue while the lock is
+ * held.
+ */
+export async function updateGroupedIssues(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  updates: IssueUpdate[],
+  now: Date,
+): Promise<void> {
+  if (updates.length === 0) return;
+  const ts = dialect === 'postgres' ? sql.raw('timestamptz') : sql.raw('text');
+  const rows = updates.map((u) => {
+    const c = countColumns(u.counts);
+    return sql`(${u.issueId}, ${c.report_count}, ${c.count_success}, ${c.count_failure},
+      ${c.count_confusing}, ${c.count_gave_up}, ${c.count_request}, ${u.outcome}, ${u.firstSeen},
+      ${u.lastSeen}, ${u.sampleDetails}, ${u.signature}, ${u.regressedAt})`;
+  });
+  await sql`
+    update issues set
+      report_count = cast(v.column2 as integer),
+      count_success = cast(v.column3 as integer),
+      count_failure = cast(v.column4 as integer),
+      count_confusing = cast(v.column5 as integer),
+      count_gave_up = cast(v.column6 as integer),
+      count_request = cast(v.column7 as integer),
+      outcome = v.column8,
+      first_seen = cast(v.column9 as ${ts}),
+      last_seen = cast(v.column10 as ${ts}),
+      sample_details = v.column11,
+      signature = v.column12,
+      updated_at = cast(${now.toISOString()} as ${ts}),
+      status = case when v.column13 is null then issues.status else 'open' end,
+      regressed_at = coalesce(cast(v.column13 as ${ts}), issues.regressed_at),
+      resolved_at = case when v.column13 is null then issues.resolved_at else null end
+    from (values ${sql.join(rows)}) as v
+    where issues.id = v.column1
+  `.execute(trx);
+}
+
+/**
+ * Places a batch's reports in their issues, with the engine's reason for each, in one
+ * statement. `issue_id is null`: a report is never placed twice.
+ */
+export async function setReportsIssues(
+  trx: Kysely<DB>,
+  placements: { reportId: string; issueId: string; reason: string }[],
+): Promise<void> {
+  if (placements.length === 0) return;
+  const rows = placements.map((p) => sql`(${p.reportId}, ${p.issueId}, ${p.reason})`);
+  await sql`
+    update reports set issue_id = v.column2, issue_reason = v.column3
+    from (values ${sql.join(rows)}) as v
+    where reports.id = v.column1 and reports.issue_id is null
+  `.execute(trx);
+}

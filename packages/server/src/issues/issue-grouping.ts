@@ -1,0 +1,99 @@
+import type { ReportMetadata } from '@debrief/protocol';
+import {
+  type Assignment,
+  assign,
+  type Candidate,
+  fingerprint,
+  kindOf,
+  mergeSignatures,
+  type PinnedExemplar,
+  removeFromSignature,
+  type Signature,
+  titleFor,
+} from './grouping/index.js';
+
+/**
+ * The one door to the grouping engine (issues/grouping/): the grouper and triage call these,
+ * never the engine itself, so the engine can be replaced without touching storage. Signatures
+ * are opaque here: stored as JSON text, handed back as they came.
+ */
+
+export type { Assignment, Signature };
+
+/** What the engine is given of a report. */
+export interface GroupingInput {
+  outcome: string;
+  tool_name: string | null;
+  source: string | null;
+  details: string;
+  metadata: string | ReportMetadata | null;
+}
+
+/** How many of a tool's issues (most recently seen first) a report is compared with. */
+export const CANDIDATE_LIMIT = 200;
+/** How many remembered moves (newest first) of a tool a report is checked against. */
+export const PINNED_LIMIT = 100;
+
+/**
+ * The coarse class that bounds the candidates, beside the tool: reports of one problem may say
+ * `failure`, `confusing` or `gave_up` (the same timeout told two ways), but a success and a
+ * feature request never share an issue with a problem.
+ */
+export type IssueKind = 'problem' | 'success' | 'request';
+
+export function issueKindOf(outcome: string): IssueKind {
+  return kindOf(outcome);
+}
+
+function metadataOf(value: GroupingInput['metadata']): Record<string, unknown> | null {
+  if (value === null) return null;
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+export function signatureOf(report: GroupingInput): Signature {
+  return fingerprint({
+    outcome: report.outcome,
+    tool_name: report.tool_name,
+    source: report.source,
+    details: report.details,
+    metadata: metadataOf(report.metadata),
+  });
+}
+
+export function parseSignature(text: string): Signature {
+  return JSON.parse(text) as Signature;
+}
+
+export function serializeSignature(signature: Signature): string {
+  return JSON.stringify(signature);
+}
+
+/** The issue a report joins (null: a new one), with the engine's similarity and reason. */
+export function chooseIssue(
+  signature: Signature,
+  candidates: readonly { issueId: string; signature: Signature; memberCount: number }[],
+  pinned: readonly { issueId: string; signature: Signature }[],
+): Assignment {
+  return assign(signature, candidates as Candidate[], pinned as PinnedExemplar[]);
+}
+
+/** An issue's signature with a report (or a merged issue's signature) added to it. */
+export function widenSignature(issue: Signature, report: Signature): Signature {
+  return mergeSignatures(issue, report);
+}
+
+/** An issue's signature with a moved-out report taken off; null when nothing is left. */
+export function narrowSignature(issue: Signature, report: Signature): Signature | null {
+  return removeFromSignature(issue, report);
+}
+
+export function issueTitle(
+  reports: Pick<GroupingInput, 'details' | 'tool_name' | 'outcome'>[],
+): string {
+  return titleFor(reports);
+}

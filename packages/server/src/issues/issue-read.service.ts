@@ -1,0 +1,86 @@
+import type { IssueDetail, IssueList, ListIssuesQuery } from '@debrief/protocol';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../errors/api-error.js';
+import { getOwnedProject } from '../projects/project.service.js';
+import {
+  countIssueClients,
+  countIssueDays,
+  countIssueSources,
+  countIssues,
+  findIssue,
+  listIssuesPage,
+} from './issue.repository.js';
+import { countsOfRow } from './issue-counts.js';
+import { toIssueSummary, wireTime } from './issue-wire.js';
+
+const BREAKDOWN_LIMIT = 20;
+const DAILY_DAYS = 90;
+const ISSUE_ID = /^[0-9a-f]{32}$/;
+
+export function issueNotFound(): ApiError {
+  return new ApiError(
+    'not_found',
+    'No issue with this id in this project. It may have been merged into another issue: list them with GET /v1/dashboard/{projectId}/issues?status=all.',
+  );
+}
+
+/** A project's issues, one status (open by default) or all, filtered, sorted and paged. */
+export async function listIssues(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  query: ListIssuesQuery,
+): Promise<IssueList> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const filters = {
+    status: query.status === 'all' ? undefined : query.status,
+    outcome: query.outcome,
+    toolName: query.tool_name,
+  };
+  const total = await countIssues(ctx.db, project.id, filters);
+  const offset = (query.page - 1) * query.limit;
+  const rows =
+    offset < total
+      ? await listIssuesPage(ctx.db, project.id, filters, query.sort, {
+          offset,
+          limit: query.limit,
+        })
+      : [];
+  return {
+    project: { id: project.id, name: project.name },
+    issues: rows.map(toIssueSummary),
+    pagination: { page: query.page, limit: query.limit, total },
+  };
+}
+
+/** One issue with its outcome counts, sources, agent clients, daily counts and note. */
+export async function getIssue(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  issueId: string,
+): Promise<IssueDetail> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  if (!ISSUE_ID.test(issueId)) throw issueNotFound();
+  const row = await findIssue(ctx.db, project.id, issueId);
+  if (!row) throw issueNotFound();
+  const { dialect } = ctx.database;
+  const since = new Date(Date.now() - DAILY_DAYS * 86_400_000);
+  since.setUTCHours(0, 0, 0, 0);
+  const [sources, clients, daily] = await Promise.all([
+    countIssueSources(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
+    countIssueClients(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
+    countIssueDays(ctx.db, dialect, project.id, row.id, since),
+  ]);
+  return {
+    ...toIssueSummary(row),
+    resolved_at: wireTime(row.resolved_at),
+    note: row.note,
+    outcome_counts: countsOfRow(row),
+    sources,
+    clients,
+    daily,
+    created_at: wireTime(row.created_at),
+    updated_at: wireTime(row.updated_at),
+  };
+}

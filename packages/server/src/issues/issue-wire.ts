@@ -1,0 +1,30 @@
+import {
+  formatWireTimestamp,
+  type IssueStatus,
+  type IssueSummary,
+  type Outcome,
+} from '@debrief/protocol';
+import { toDate } from '../db/schema.js';
+import type { IssueRow } from './issue.repository.js';
+
+export function wireTime(value: Date | string): string;
+export function wireTime(value: Date | string | null): string | null;
+export function wireTime(value: Date | string | null): string | null {
+  return value === null ? null : formatWireTimestamp(toDate(value));
+}
+
+/** An issue row as the list (and the `issue` events) show it. */
+export function toIssueSummary(row: IssueRow): IssueSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status as IssueStatus,
+    regressed_at: wireTime(row.regressed_at),
+    outcome: row.outcome as Outcome,
+    tool_name: row.tool_name,
+    report_count: Number(row.report_count),
+    first_seen: wireTime(row.first_seen),
+    last_seen: wireTime(row.last_seen),
+    sample_details: row.sample_details,
+  };
+}

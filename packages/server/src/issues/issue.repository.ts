@@ -1,0 +1,328 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { byCodePoint } from '../reports/report.repository.js';
+import { countColumns, type OutcomeCounts } from './issue-counts.js';
+
+/** The SQL of triage and of the issue reads (issues/issue.service.ts). */
+
+const ISSUE_COLUMNS = [
+  'id',
+  'project_id',
+  'status',
+  'regressed_at',
+  'resolved_at',
+  'title',
+  'tool_name',
+  'kind',
+  'outcome',
+  'report_count',
+  'count_success',
+  'count_failure',
+  'count_confusing',
+  'count_gave_up',
+  'count_request',
+  'sample_details',
+  'first_seen',
+  'last_seen',
+  'note',
+  'created_at',
+  'updated_at',
+] as const;
+
+export interface IssueFilters {
+  /** undefined: every status. */
+  status?: string;
+  outcome?: string;
+  toolName?: string;
+}
+
+export type IssueSort = 'last_seen' | 'first_seen' | 'count';
+
+function filtered(db: Kysely<DB>, projectId: string, filters: IssueFilters) {
+  let q = db.selectFrom('issues').where('project_id', '=', projectId);
+  if (filters.status !== undefined) q = q.where('status', '=', filters.status);
+  if (filters.outcome !== undefined) q = q.where('outcome', '=', filters.outcome);
+  if (filters.toolName !== undefined) q = q.where('tool_name', '=', filters.toolName);
+  return q;
+}
+
+export async function listIssuesPage(
+  db: Kysely<DB>,
+  projectId: string,
+  filters: IssueFilters,
+  sort: IssueSort,
+  page: { offset: number; limit: number },
+) {
+  const column = sort === 'count' ? 'report_count' : sort;
+  return filtered(db, projectId, filters)
+    .select(ISSUE_COLUMNS)
+    .orderBy(column, 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export type IssueRow = Awaited<ReturnType<typeof listIssuesPage>>[number];
+
+export async function countIssues(
+  db: Kysely<DB>,
+  projectId: string,
+  filters: IssueFilters,
+): Promise<number> {
+  const row = await filtered(db, projectId, filters)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findIssue(db: Kysely<DB>, projectId: string, issueId: string) {
+  return db
+    .selectFrom('issues')
+    .select([...ISSUE_COLUMNS, 'signature'])
+    .where('project_id', '=', projectId)
+    .where('id', '=', issueId)
+    .executeTakeFirst();
+}
+
+export async function listIssueRowsByIds(db: Kysely<DB>, ids: string[]): Promise<IssueRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('issues').select(ISSUE_COLUMNS).where('id', 'in', ids).execute();
+}
+
+/** Reports of an issue per source, most first. */
+export async function countIssueSources(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  issueId: string,
+  limit: number,
+) {
+  const rows = await db
+    .selectFrom('reports')
+    .select((eb) => ['source', eb.fn.countAll<number | string>().as('n')])
+    .where('project_id', '=', projectId)
+    .where('issue_id', '=', issueId)
+    .groupBy('source')
+    .orderBy('n', 'desc')
+    .orderBy(byCodePoint(dialect, 'source'))
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ source: row.source, count: Number(row.n) }));
+}
+
+/**
+ * Reports of an issue per agent client: `metadata.client_name`, which @debrief/mcp fills from
+ * the MCP client's own name (and other integrations may send). Null: reports that name none.
+ */
+export async function countIssueClients(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  issueId: string,
+  limit: number,
+) {
+  const client =
+    dialect === 'postgres'
+      ? sql<string | null>`(metadata::jsonb ->> 'client_name')`
+      : sql<string | null>`json_extract(metadata, '$.client_name')`;
+  const rows = await db
+    .selectFrom('reports')
+    .select((eb) => [client.as('client'), eb.fn.countAll<number | string>().as('n')])
+    .where('project_id', '=', projectId)
+    .where('issue_id', '=', issueId)
+    .groupBy(client)
+    .orderBy('n', 'desc')
+    .orderBy(client)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    client: row.client === null ? null : String(row.client),
+    count: Number(row.n),
+  }));
+}
+
+/** Reports of an issue per UTC day since `from`, oldest first. */
+export async function countIssueDays(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  issueId: string,
+  from: Date,
+) {
+  const day =
+    dialect === 'postgres'
+      ? sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`
+      : sql<string>`substr(created_at, 1, 10)`;
+  const rows = await db
+    .selectFrom('reports')
+    .select((eb) => [day.as('day'), eb.fn.countAll<number | string>().as('n')])
+    .where('project_id', '=', projectId)
+    .where('issue_id', '=', issueId)
+    .where('created_at', '>=', from.toISOString())
+    .groupBy(day)
+    .orderBy(day)
+    .execute();
+  return rows.map((row) => ({ day: String(row.day), count: Number(row.n) }));
+}
+
+export async function updateIssueFields(
+  trx: Kysely<DB>,
+  issueId: string,
+  fields: {
+    status?: string;
+    resolvedAt?: string | null;
+    note?: string | null;
+    now: Date;
+  },
+): Promise<void> {
+  await trx
+    .updateTable('issues')
+    .set({
+      ...(fields.status !== undefined ? { status: fields.status } : {}),
+      ...(fields.resolvedAt !== undefined ? { resolved_at: fields.resolvedAt } : {}),
+      ...(fields.note !== undefined ? { note: fields.note } : {}),
+      updated_at: fields.now.toISOString(),
+    })
+    .where('id', '=', issueId)
+    .execute();
+}
+
+/** Every report of `fromId` joins `intoId`, and the moves remembered for it follow. */
+export async function moveIssueMembers(
+  trx: Kysely<DB>,
+  fromId: string,
+  intoId: string,
+): Promise<void> {
+  await trx
+    .updateTable('reports')
+    .set({ issue_id: intoId, issue_reason: 'merged by a developer' })
+    .where('issue_id', '=', fromId)
+    .execute();
+  await trx
+    .updateTable('issue_exemplars')
+    .set({ issue_id: intoId })
+    .where('issue_id', '=', fromId)
+    .execute();
+}
+
+export async function deleteIssue(trx: Kysely<DB>, issueId: string): Promise<void> {
+  await trx.deleteFrom('issue_exemplars').where('issue_id', '=', issueId).execute();
+  await trx.deleteFrom('issues').where('id', '=', issueId).execute();
+}
+
+/**
+ * An issue's counters, times and sample recomputed from its reports (after a merge or a move,
+ * which take reports from one issue to another). Returns null when it has no report left.
+ */
+export async function recountIssue(
+  trx: Kysely<DB>,
+  projectId: string,
+  issueId: string,
+  now: Date,
+): Promise<OutcomeCounts | null> {
+  const rows = await trx
+    .selectFrom('reports')
+    .select((eb) => [
+      'outcome',
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.min('created_at').as('first'),
+      eb.fn.max('created_at').as('last'),
+    ])
+    .where('project_id', '=', projectId)
+    .where('issue_id', '=', issueId)
+    .groupBy('outcome')
+    .execute();
+  if (rows.length === 0) return null;
+  const counts: OutcomeCounts = { success: 0, failure: 0, confusing: 0, gave_up: 0, request: 0 };
+  let first = '';
+  let last = '';
+  for (const row of rows) {
+    counts[row.outcome as keyof OutcomeCounts] = Number(row.n);
+    const f = new Date(row.first as string | Date).toISOString();
+    const l = new Date(row.last as string | Date).toISOString();
+    if (first === '' || f < first) first = f;
+    if (l > last) last = l;
+  }
+  const latest = await trx
+    .selectFrom('reports')
+    .select('details')
+    .where('project_id', '=', projectId)
+    .where('issue_id', '=', issueId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('issues')
+    .set({
+      ...countColumns(counts),
+      first_seen: first,
+      last_seen: last,
+      sample_details: latest.details.slice(0, 280),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', issueId)
+    .execute();
+  return counts;
+}
+
+export async function setIssueOutcome(trx: Kysely<DB>, issueId: string, outcome: string) {
+  await trx.updateTable('issues').set({ outcome }).where('id', '=', issueId).execute();
+}
+
+/** The issue's signature (serialised), what the grouper compares new reports with. */
+export async function setIssueSignature(trx: Kysely<DB>, issueId: string, signature: string) {
+  await trx.updateTable('issues').set({ signature }).where('id', '=', issueId).execute();
+}
+
+export async function findReportOfProject(db: Kysely<DB>, projectId: string, reportId: string) {
+  return db
+    .selectFrom('reports')
+    .select(['id', 'issue_id', 'outcome', 'tool_name', 'source', 'details', 'metadata'])
+    .where('project_id', '=', projectId)
+    .where('id', '=', reportId)
+    .executeTakeFirst();
+}
+
+export async function setReportIssue(
+  trx: Kysely<DB>,
+  reportId: string,
+  issueId: string,
+  reason: string,
+): Promise<void> {
+  await trx
+    .updateTable('reports')
+    .set({ issue_id: issueId, issue_reason: reason })
+    .where('id', '=', reportId)
+    .execute();
+}
+
+export async function insertExemplar(
+  trx: Kysely<DB>,
+  row: {
+    id: string;
+    projectId: string;
+    issueId: string;
+    toolName: string | null;
+    kind: string;
+    signature: string;
+    reportId: string;
+    now: Date;
+  },
+): Promise<void> {
+  await trx
+    .insertInto('issue_exemplars')
+    .values({
+      id: row.id,
+      project_id: row.projectId,
+      issue_id: row.issueId,
+      tool_name: row.toolName,
+      kind: row.kind,
+      signature: row.signature,
+      report_id: row.reportId,
+      created_at: row.now.toISOString(),
+    })
+    .execute();
+}

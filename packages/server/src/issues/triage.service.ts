@@ -1,0 +1,261 @@
+import type {
+  IssueDetail,
+  IssueEvent,
+  MovedReport,
+  MoveReportBody,
+  UpdateIssueBody,
+} from '@debrief/protocol';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { DB } from '../db/schema.js';
+import { ApiError } from '../errors/api-error.js';
+import { newId } from '../ids.js';
+import { getOwnedProject } from '../projects/project.service.js';
+import { insertIssue, lockGroupingProgress } from './grouping.repository.js';
+import {
+  deleteIssue,
+  findIssue,
+  findReportOfProject,
+  insertExemplar,
+  listIssueRowsByIds,
+  moveIssueMembers,
+  recountIssue,
+  setIssueOutcome,
+  setIssueSignature,
+  setReportIssue,
+  updateIssueFields,
+} from './issue.repository.js';
+import { dominantOutcome } from './issue-counts.js';
+import {
+  issueKindOf,
+  issueTitle,
+  narrowSignature,
+  parseSignature,
+  serializeSignature,
+  signatureOf,
+  widenSignature,
+} from './issue-grouping.js';
+import { getIssue, issueNotFound } from './issue-read.service.js';
+import { toIssueSummary } from './issue-wire.js';
+
+/** The reason shown on a report a developer moved. */
+export const MOVED_REASON = 'moved by a developer';
+
+const ISSUE_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * Runs a triage change in a transaction that holds the grouper's lock (waiting for a batch
+ * under way), so that a report is never assigned to an issue being merged away, nor counted
+ * on the wrong side of a move.
+ */
+async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<DB>) => Promise<T>) {
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockGroupingProgress(trx, ctx.database.dialect, { wait: true });
+    return work(trx);
+  });
+}
+
+async function announce(
+  ctx: AppContext,
+  projectId: string,
+  events: { issueId: string; change: IssueEvent['change']; into?: string }[],
+  gone: Map<string, IssueEvent['issue']> = new Map(),
+): Promise<void> {
+  const rows = await listIssueRowsByIds(
+    ctx.db,
+    events.map((e) => e.issueId).filter((id) => !gone.has(id)),
+  );
+  const byId = new Map(rows.map((row) => [row.id, toIssueSummary(row)]));
+  for (const event of events) {
+    const issue = gone.get(event.issueId) ?? byId.get(event.issueId);
+    if (!issue) continue;
+    ctx.bus.publishIssue(projectId, {
+      change: event.change,
+      issue,
+      ...(event.into ? { into: event.into } : {}),
+    });
+  }
+}
+
+/**
+ * Sets an issue's status and/or note. Resolving records when; reopening by hand keeps
+ * `regressed_at` (it is history); a change of status is announced on the event stream.
+ */
+export async function updateIssue(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  issueId: string,
+  body: { status?: UpdateIssueBody['status']; note?: string | null },
+): Promise<IssueDetail> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  if (!ISSUE_ID.test(issueId)) throw issueNotFound();
+  const changed = await underGroupingLock(ctx, async (trx) => {
+    const row = await findIssue(trx, project.id, issueId);
+    if (!row) throw issueNotFound();
+    const now = new Date();
+    const statusChanged = body.status !== undefined && body.status !== row.status;
+    await updateIssueFields(trx, issueId, {
+      status: body.status,
+      resolvedAt: statusChanged
+        ? body.status === 'resolved'
+          ? now.toISOString()
+          : null
+        : undefined,
+      note: body.note === undefined ? undefined : body.note === '' ? null : body.note,
+      now,
+    });
+    return statusChanged;
+  });
+  if (changed) await announce(ctx, project.id, [{ issueId, change: 'status' }]);
+  return getIssue(ctx, accountId, project.id, issueId);
+}
+
+/**
+ * Merges an issue into another of the same project: its reports and remembered moves join
+ * `into`, whose counters are recounted, and the merged issue is deleted (its id then answers
+ * 404). `into` keeps its own status, title and note.
+ */
+export async function mergeIssue(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  issueId: string,
+  into: string,
+): Promise<IssueDetail> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  if (!ISSUE_ID.test(issueId)) throw issueNotFound();
+  if (into === issueId) {
+    throw new ApiError(
+      'validation_failed',
+      'into must be another issue than the one merged: an issue cannot be merged into itself.',
+      { errors: [{ field: 'into', message: 'must be another issue than the one merged' }] },
+    );
+  }
+  const merged = await underGroupingLock(ctx, async (trx) => {
+    const source = await findIssue(trx, project.id, issueId);
+    if (!source) throw issueNotFound();
+    const target = await findIssue(trx, project.id, into);
+    if (!target) {
+      throw new ApiError(
+        'validation_failed',
+        `into names no issue of this project (received "${into}"). Use an id from GET /v1/dashboard/${project.id}/issues?status=all.`,
+        { errors: [{ field: 'into', message: 'names no issue of this project' }] },
+      );
+    }
+    const now = new Date();
+    await moveIssueMembers(trx, source.id, target.id);
+    // The merged issue's reports now describe `into` too: later reports like them join it.
+    const signature = widenSignature(
+      parseSignature(target.signature),
+      parseSignature(source.signature),
+    );
+    await setIssueSignature(trx, target.id, serializeSignature(signature));
+    await deleteIssue(trx, source.id);
+    const counts = await recountIssue(trx, project.id, target.id, now);
+    if (counts) await setIssueOutcome(trx, target.id, dominantOutcome(counts, 'failure'));
+    return toIssueSummary(source);
+  });
+  await announce(
+    ctx,
+    project.id,
+    [{ issueId, change: 'merged', into }],
+    new Map([[issueId, merged]]),
+  );
+  return getIssue(ctx, accountId, project.id, into);
+}
+
+/**
+ * Moves a report into another issue, or out into a new one. The grouping remembers the move
+ * (an exemplar with the report's signature, issue_exemplars): later reports like it follow it
+ * there. The issue it left is recounted, and deleted if it has no report left.
+ */
+export async function moveReport(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  reportId: string,
+  body: MoveReportBody,
+): Promise<MovedReport> {
+  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const notFound = new ApiError('not_found', 'No report with this id in this project.');
+  if (!ISSUE_ID.test(reportId)) throw notFound;
+  // The report may have been acknowledged a moment ago: make it readable first.
+  await ctx.reportWriter.flush();
+  const result = await underGroupingLock(ctx, async (trx) => {
+    const report = await findReportOfProject(trx, project.id, reportId);
+    if (!report) throw notFound;
+    const now = new Date();
+    const signature = signatureOf(report);
+    const kind = issueKindOf(report.outcome);
+    let targetId: string;
+    let created = false;
+    if ('issue_id' in body) {
+      const target = await findIssue(trx, project.id, body.issue_id);
+      if (!target) {
+        throw new ApiError(
+          'validation_failed',
+          `issue_id names no issue of this project (received "${body.issue_id}").`,
+          { errors: [{ field: 'issue_id', message: 'names no issue of this project' }] },
+        );
+      }
+      targetId = target.id;
+      if (target.id !== report.issue_id) {
+        const widened = widenSignature(parseSignature(target.signature), signature);
+        await setIssueSignature(trx, target.id, serializeSignature(widened));
+      }
+    } else {
+      targetId = newId(now.getTime());
+      created = true;
+      await insertIssue(trx, {
+        id: targetId,
+        projectId: project.id,
+        title: issueTitle([report]),
+        toolName: report.tool_name,
+        kind,
+        outcome: report.outcome,
+        signature: serializeSignature(signature),
+        firstSeen: now.toISOString(),
+        now: now.toISOString(),
+      });
+    }
+    const fromId = report.issue_id;
+    if (fromId === targetId) return { fromId, targetId, created, fromDeleted: false };
+    await setReportIssue(trx, report.id, targetId, MOVED_REASON);
+    await insertExemplar(trx, {
+      id: newId(now.getTime()),
+      projectId: project.id,
+      issueId: targetId,
+      toolName: report.tool_name,
+      kind,
+      signature: serializeSignature(signature),
+      reportId: report.id,
+      now,
+    });
+    const targetCounts = await recountIssue(trx, project.id, targetId, now);
+    if (targetCounts)
+      await setIssueOutcome(trx, targetId, dominantOutcome(targetCounts, 'failure'));
+    let fromDeleted = false;
+    if (fromId) {
+      // The report no longer describes the issue it left.
+      const from = await findIssue(trx, project.id, fromId);
+      const narrowed = from ? narrowSignature(parseSignature(from.signature), signature) : null;
+      if (narrowed) await setIssueSignature(trx, fromId, serializeSignature(narrowed));
+      const fromCounts = await recountIssue(trx, project.id, fromId, now);
+      if (fromCounts) await setIssueOutcome(trx, fromId, dominantOutcome(fromCounts, 'failure'));
+      else {
+        await deleteIssue(trx, fromId);
+        fromDeleted = true;
+      }
+    }
+    return { fromId, targetId, created, fromDeleted };
+  });
+  if (result.created)
+    await announce(ctx, project.id, [{ issueId: result.targetId, change: 'created' }]);
+  return {
+    ok: true,
+    report_id: reportId,
+    issue_id: result.targetId,
+    from_issue_id: result.fromId,
+  };
+}

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../errors/api-error.js';
+import { assertCsrfToken, notAuthenticated } from '../sessions/require-session.js';
+import { resolveSession, sessionIdOf } from '../sessions/session.service.js';
+import { authenticateApiKeyWithScopes } from './key.service.js';
+
+/**
+ * Who may triage (issue 18: change an issue's status or note, merge issues, move reports): the
+ * dashboard session with its CSRF token, or an API key created with the `triage` scope. A key
+ * without it is refused with 403 `missing_scope`, which names the scope. Like `requireReader`,
+ * an Authorization header decides for the key; without one, the session cookie.
+ */
+export function requireTriage(ctx: AppContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const authorization = request.headers.authorization;
+    if (authorization === undefined && sessionIdOf(request)) {
+      const session = await resolveSession(ctx.db, request);
+      if (!session) throw notAuthenticated();
+      assertCsrfToken(request, session);
+      request.accountId = session.accountId;
+      return;
+    }
+    const { accountId, scopes } = await authenticateApiKeyWithScopes(ctx.db, authorization);
+    if (!scopes.includes('triage')) {
+      throw new ApiError(
+        'missing_scope',
+        `This API key has the scope ${scopes.join(', ')} only; this request changes issues or reports and needs the "triage" scope. Create a key with "scopes": ["read", "triage"] (POST /v1/console/api-keys, or the dashboard's API keys page) and send it instead, or triage from the dashboard.`,
+      );
+    }
+    request.accountId = accountId;
+  };
+}
