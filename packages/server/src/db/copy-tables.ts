@@ -27,6 +27,9 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'report_counts', action: 'copy' },
   { table: 'report_rollups', action: 'copy' },
   { table: 'report_rollups_daily', action: 'copy' },
+  // Issue 18: issues before the reports that name them, and the moves they remember.
+  { table: 'issues', action: 'copy' },
+  { table: 'issue_exemplars', action: 'copy' },
   { table: 'reports', action: 'copy' },
   // After `reports`: the inbox's reports join those already moved (their ids never collide).
   { table: 'report_inbox', action: 'copy-into', into: 'reports' },
@@ -39,6 +42,11 @@ export const TABLE_PLAN: readonly TablePlan[] = [
     table: 'auth_failures',
     action: 'skip',
     why: 'sign-in throttle counters last minutes and start afresh',
+  },
+  {
+    table: 'grouping_progress',
+    action: 'skip',
+    why: "the target's migration makes its own row; the grouper finds what is left to group by the reports' issue_id",
   },
   { table: 'kysely_migration', action: 'skip', why: 'the target is migrated by its own run' },
   { table: 'kysely_migration_lock', action: 'skip', why: 'the target is migrated by its own run' },
