@@ -10,9 +10,12 @@ describe.each(EXPRESS_VERSIONS)('feedbackRouter in %s', (_version, express) => {
   });
   afterAll(() => debrief.close());
 
+  // Without issue_id and issue_reason: grouping runs after the 201, so a report may or may not
+  // have its issue yet (the server's issues tests cover them).
   const reportsOf = async (t: { apiKey: string; projectId: string }) =>
-    (await createReader({ apiKey: t.apiKey, baseUrl: debrief.url }).getReports(t.projectId))
-      .reports;
+    (
+      await createReader({ apiKey: t.apiKey, baseUrl: debrief.url }).getReports(t.projectId)
+    ).reports.map(({ issue_id: _issue, issue_reason: _reason, ...report }) => report);
 
   it.each([false, true])('forwards a report with express.json() %s', async (json) => {
     const t = await debrief.tenant();
