@@ -72,7 +72,7 @@ describeBrowser('dashboard accessibility (axe-core)', { timeout: 60_000 }, () =>
     await page.goto(`${server.url}/`);
     projectId = await createProject(page, 'Weather API');
     await submitReports(page, server.url, projectId, 14);
-    await page.reload();
+    await page.goto(`${server.url}/projects/${projectId}/reports`);
     await page.locator('.report-list > li').nth(13).waitFor();
     await page.locator('.chart svg').waitFor();
     await page.locator('.tools-table').waitFor();
@@ -92,10 +92,10 @@ describeBrowser('dashboard accessibility (axe-core)', { timeout: 60_000 }, () =>
   });
 
   it('the reports page when no report matches, and with an impossible range', async () => {
-    await page.goto(`${server.url}/projects/${projectId}?tool_name=no_such_tool`);
+    await page.goto(`${server.url}/projects/${projectId}/reports?tool_name=no_such_tool`);
     await page.getByText('No reports match these filters.').waitFor();
     await expectAccessible(page, 'the reports page with no match');
-    await page.goto(`${server.url}/projects/${projectId}?from=2026-05-10&to=2026-05-01`);
+    await page.goto(`${server.url}/projects/${projectId}/reports?from=2026-05-10&to=2026-05-01`);
     await page.getByRole('alert').waitFor();
     await expectAccessible(page, 'the reports page with from after to');
   });

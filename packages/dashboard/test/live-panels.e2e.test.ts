@@ -66,7 +66,7 @@ describeBrowser('reports page panels in a browser', { timeout: 90_000 }, () => {
   };
 
   const openReports = async (tenant: Tenant, query = '') => {
-    await page.goto(`${server.url}/projects/${tenant.projectId}${query}`);
+    await page.goto(`${server.url}/projects/${tenant.projectId}/reports${query}`);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
   };
 

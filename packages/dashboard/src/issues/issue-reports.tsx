@@ -6,7 +6,7 @@ import { ReportItem } from '../reports/report-item';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { formatCount } from '../ui/format';
+import { formatCount, formatExact } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { IssuePicker } from './issue-picker';
 
@@ -83,7 +83,7 @@ export function IssueReports({
                   <button
                     type="button"
                     className="button button-small"
-                    aria-label={`Move report from ${report.created_at} to another issue`}
+                    aria-label={`Move report of ${formatExact(report.created_at)} to another issue`}
                     onClick={() => {
                       move.clear();
                       setTarget('new');

@@ -240,7 +240,7 @@ function IssueNote({
         }}
       >
         <textarea
-          aria-labelledby="issue-note-title"
+          aria-label="Issue note"
           rows={4}
           value={text}
           placeholder="What you found, who is on it, the fix's pull request…"

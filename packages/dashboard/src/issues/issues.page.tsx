@@ -13,7 +13,7 @@ import { formatCount } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { SORT_LABELS, STATUS_TABS, useIssueFilters } from './issue-filters';
 import { IssueRow } from './issue-row';
-import { useLastVisit } from './last-visit';
+import { isNewSince, useLastVisit } from './last-visit';
 import { useListShortcuts } from './use-list-shortcuts';
 
 const PAGE_SIZE = 25;
@@ -232,7 +232,7 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
               issue={issue}
               current={index === currentIndex}
               checked={checked.has(issue.id)}
-              isNew={lastVisit !== null && Date.parse(issue.first_seen) > Date.parse(lastVisit)}
+              isNew={isNewSince(issue.first_seen, lastVisit)}
               onCheck={(on) => toggleChecked(issue.id, on)}
               onFocusRow={() => setCursor(index)}
             />

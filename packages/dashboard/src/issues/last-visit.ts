@@ -1,39 +1,49 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 /**
- * "New since your last visit": when this user last left a project's Issues view, kept in the
- * browser's localStorage (per account and project) rather than on the server — it is a
- * convenience of one browser, and needs no migration or write on every page view.
+ * "New since your last visit": the time this user last opened a project's Issues view, kept
+ * in the browser (localStorage, per account and project) rather than on the server — a
+ * convenience of one browser that needs no migration and no write per page view.
  *
- * The time read at mount stays for the whole visit (so the markers do not vanish while the page
- * is open); the new time is written when the view is left or the tab is closed.
+ * A visit is a browser tab's session (sessionStorage holds its baseline): opening an issue and
+ * coming back, or reloading, keeps the same markers instead of clearing them on every
+ * navigation. The first visit ever has nothing to compare with, so its baseline is its start:
+ * what arrives while it is open is new.
+ *
+ * The API's times are whole seconds, so the baseline is cut to its second and an issue is new
+ * when first seen at or after it (`isNewSince`): one seen in the very second the visit began
+ * counts as new rather than being missed.
  */
-export function useLastVisit(accountId: string, projectId: string): string | null {
+export function useLastVisit(accountId: string, projectId: string): string {
   const key = `debrief:last-visit:${accountId}:${projectId}`;
-  const [previous] = useState(() => read(key));
-  useEffect(() => {
-    const save = () => write(key, new Date().toISOString());
-    window.addEventListener('pagehide', save);
-    return () => {
-      window.removeEventListener('pagehide', save);
-      save();
-    };
-  }, [key]);
-  return previous;
+  const [baseline] = useState(() => {
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const ofThisTab = read(window.sessionStorage, key);
+    if (ofThisTab) return ofThisTab;
+    const previous = read(window.localStorage, key) ?? now;
+    write(window.sessionStorage, key, previous);
+    write(window.localStorage, key, now);
+    return previous;
+  });
+  return baseline;
 }
 
-function read(key: string): string | null {
+function read(storage: Storage, key: string): string | null {
   try {
-    return window.localStorage.getItem(key);
+    return storage.getItem(key);
   } catch {
-    return null; // storage disabled: nothing is marked new
+    return null; // storage disabled: nothing older is marked new
   }
 }
 
-function write(key: string, value: string): void {
+function write(storage: Storage, key: string, value: string): void {
   try {
-    window.localStorage.setItem(key, value);
+    storage.setItem(key, value);
   } catch {
-    // storage disabled or full: the markers simply stay
+    // storage disabled or full: the markers are only less precise
   }
+}
+
+export function isNewSince(firstSeen: string, baseline: string): boolean {
+  return Date.parse(firstSeen) >= Date.parse(baseline);
 }
