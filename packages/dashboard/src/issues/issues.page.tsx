@@ -108,16 +108,27 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
   const allChecked = visible.length > 0 && visible.every((issue) => checked.has(issue.id));
   const selected = [...checked];
 
-  if (emptyView && filters.status === 'open' && anyReports.data?.stats.total === 0) {
-    return <FirstReportGuide projectId={project.id} />;
+  const header = (
+    <div className="section-bar">
+      <h2 className="section-title">Issues</h2>
+      <LiveIndicator status={status} />
+    </div>
+  );
+  // A new project: how to send its first report, as the reports view shows it.
+  const neverReported =
+    emptyView && filters.status === 'open' && anyReports.data?.stats.total === 0;
+  if (neverReported) {
+    return (
+      <div className="issues-page">
+        {header}
+        <FirstReportGuide projectId={project.id} />
+      </div>
+    );
   }
 
   return (
     <div className="issues-page">
-      <div className="section-bar">
-        <h2 className="section-title">Issues</h2>
-        <LiveIndicator status={status} />
-      </div>
+      {header}
       <nav className="status-tabs" aria-label="Issue status">
         {STATUS_TABS.map((tab) => (
           <button
