@@ -200,6 +200,7 @@ describeBrowser('issues: a morning of triage in a browser', { timeout: 120_000 }
     );
     await page.keyboard.press('r');
     await row('search_issues').waitFor({ state: 'detached' });
+    await page.getByText('Resolved 1 issue.').waitFor();
     expect((await issueOf('search_issues')).status).toBe('resolved');
   });
 

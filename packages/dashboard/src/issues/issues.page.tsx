@@ -17,6 +17,11 @@ import { isNewSince, useLastVisit } from './last-visit';
 import { useListShortcuts } from './use-list-shortcuts';
 
 const PAGE_SIZE = 25;
+const DONE_LABELS: Record<IssueStatus, string> = {
+  open: 'Reopened',
+  resolved: 'Resolved',
+  ignored: 'Ignored',
+};
 /** Live changes reload the list at most this often, and once after the last. */
 const REFRESH = { intervalMs: 1500, settleMs: 300 };
 
@@ -48,6 +53,7 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
   const [cursor, setCursor] = useState(0);
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const action = useAction();
+  const [done, setDone] = useState('');
   // biome-ignore lint/correctness/useExhaustiveDependencies: another tab or page starts over
   useEffect(() => {
     setChecked(new Set());
@@ -67,7 +73,12 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
       const ok = await action.run(async () => {
         await Promise.all(ids.map((id) => api.patch(`${base}/issues/${id}`, { status: next })));
       });
-      if (ok) setChecked(new Set());
+      if (ok) {
+        setChecked(new Set());
+        // Said aloud too: with `r` or `i` the row just disappears from the list.
+        const count = ids.length === 1 ? '1 issue' : `${formatCount(ids.length)} issues`;
+        setDone(`${DONE_LABELS[next]} ${count}.`);
+      }
       list.reload();
     },
     [action.run, api, base, list.reload],
@@ -185,7 +196,7 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
           Select all shown
         </label>
         <span className="muted small" aria-live="polite">
-          {selected.length > 0 ? `${formatCount(selected.length)} selected` : ''}
+          {selected.length > 0 ? `${formatCount(selected.length)} selected` : done}
         </span>
         {filters.status !== 'resolved' && (
           <button
