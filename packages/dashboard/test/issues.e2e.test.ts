@@ -160,6 +160,7 @@ describeBrowser('issues: a morning of triage in a browser', { timeout: 120_000 }
       .fill('Cursor bug in the v2 search endpoint; fix in #412.');
     await page.getByRole('button', { name: 'Save note' }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
+    await page.screenshot({ path: join(artifacts, 'issues-issue-page.png'), fullPage: true });
     expect((await issueOf('search_issues')).note ?? null).toBeNull(); // the list has no note
     const detail = (await page.evaluate(
       `fetch('/v1/dashboard/${projectId}/issues/${(await issueOf('search_issues')).id}').then((r) => r.json())`,
