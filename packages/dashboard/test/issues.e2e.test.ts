@@ -232,7 +232,13 @@ describeBrowser('issues: a morning of triage in a browser', { timeout: 120_000 }
 
   it('merges two issues', async () => {
     const into = await issueOf('list_users');
-    await row('get_forecast').locator('.issue-title').click();
+    // Opened from the keyboard: focus on its row (its checkbox), Enter.
+    await row('get_forecast').getByRole('checkbox').focus();
+    await expect(page.locator('.issue-row-current .issue-tool').textContent()).resolves.toBe(
+      'get_forecast',
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/issues\/[0-9a-f]{32}$/);
     await page.getByRole('button', { name: 'Merge into…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Merge this issue into another' });
     await dialog.getByRole('radio', { name: /list_users/ }).check();
