@@ -4,6 +4,8 @@ import type { Session, Signups } from './api/console.types';
 import { AuthPage } from './auth/auth.page';
 import { IntegratePage } from './integrate/integrate.page';
 import { InvitationsPage } from './invitations/invitations.page';
+import { IssuePage } from './issues/issue.page';
+import { IssuesPage } from './issues/issues.page';
 import { ApiKeysPage } from './keys/api-keys.page';
 import { ProjectKeysPage } from './keys/project-keys.page';
 import { ProjectLayout } from './projects/project-layout';
@@ -141,10 +143,15 @@ function Routes({ path }: { path: string }) {
   if (path === '/' || path === '/projects') return <ProjectsPage />;
   if (path === '/api-keys') return <ApiKeysPage />;
   if (path === '/invitations') return <InvitationsPage />;
-  const match = /^\/projects\/([0-9a-f]{32})(?:\/(integrate|keys))?\/?$/.exec(path);
+  // A project's front page is its Issues view; the flat reports list is one tab away.
+  const match =
+    /^\/projects\/([0-9a-f]{32})(?:\/(reports|integrate|keys|issues\/([0-9a-f]{32})))?\/?$/.exec(
+      path,
+    );
   if (match) {
     const projectId = match[1]!;
-    const tab = match[2] ?? 'reports';
+    const issueId = match[3];
+    const tab = issueId ? 'issues' : (match[2] ?? 'issues');
     return (
       // Keyed by project: switching projects starts clean, never showing the last one's data.
       <ProjectLayout key={projectId} projectId={projectId} tab={tab}>
@@ -153,8 +160,13 @@ function Routes({ path }: { path: string }) {
             <IntegratePage project={project} />
           ) : tab === 'keys' ? (
             <ProjectKeysPage project={project} />
-          ) : (
+          ) : tab === 'reports' ? (
             <ReportsPage project={project} />
+          ) : issueId ? (
+            // Keyed by issue: a merge that navigates to the target starts clean.
+            <IssuePage key={issueId} project={project} issueId={issueId} />
+          ) : (
+            <IssuesPage project={project} />
           )
         }
       </ProjectLayout>

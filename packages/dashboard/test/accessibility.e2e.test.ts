@@ -72,7 +72,7 @@ describeBrowser('dashboard accessibility (axe-core)', { timeout: 60_000 }, () =>
     await page.goto(`${server.url}/`);
     projectId = await createProject(page, 'Weather API');
     await submitReports(page, server.url, projectId, 14);
-    await page.reload();
+    await page.goto(`${server.url}/projects/${projectId}/reports`);
     await page.locator('.report-list > li').nth(13).waitFor();
     await page.locator('.chart svg').waitFor();
     await page.locator('.tools-table').waitFor();
@@ -91,11 +91,54 @@ describeBrowser('dashboard accessibility (axe-core)', { timeout: 60_000 }, () =>
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('the Issues view and an issue page with data (light and dark, wide and narrow)', async () => {
+    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.locator('.issue-list > .issue-row').first().waitFor();
+    await page.locator('.issue-row .sparkline').first().waitFor();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    // The keyboard cursor and a checked row are part of what must read well.
+    await page.keyboard.press('j');
+    await page.locator('.issue-row').first().getByRole('checkbox').check();
+    await expectAccessible(page, 'the Issues view (1280 px, light)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'the Issues view (1280 px, dark)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page, 'the Issues view (390 px)');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Resolved' }).click();
+    await page.getByText('No resolved issues.').waitFor();
+    await expectAccessible(page, 'the Issues view, an empty status tab');
+
+    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.locator('.issue-row .issue-title').first().click();
+    await page.locator('.issue-chart svg').waitFor();
+    await page.locator('.report-list > li').first().waitFor();
+    await expectAccessible(page, 'an issue page (light)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'an issue page (dark)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('button', { name: 'Merge into…' }).click();
+    await page.getByRole('dialog').getByRole('radio').first().waitFor();
+    await expectAccessible(page, 'an issue page, the merge dialog');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('button', { name: /^Move report/ })
+      .first()
+      .click();
+    await page.getByRole('dialog').getByRole('radio', { name: 'A new issue' }).waitFor();
+    await expectAccessible(page, 'an issue page, the move dialog');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page, 'an issue page (390 px)');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('the reports page when no report matches, and with an impossible range', async () => {
-    await page.goto(`${server.url}/projects/${projectId}?tool_name=no_such_tool`);
+    await page.goto(`${server.url}/projects/${projectId}/reports?tool_name=no_such_tool`);
     await page.getByText('No reports match these filters.').waitFor();
     await expectAccessible(page, 'the reports page with no match');
-    await page.goto(`${server.url}/projects/${projectId}?from=2026-05-10&to=2026-05-01`);
+    await page.goto(`${server.url}/projects/${projectId}/reports?from=2026-05-10&to=2026-05-01`);
     await page.getByRole('alert').waitFor();
     await expectAccessible(page, 'the reports page with from after to');
   });

@@ -203,7 +203,7 @@ describeBrowser('dashboard in a browser', { timeout: 60_000 }, () => {
   });
 
   it('filters by tool, source and date, all carried by the URL', async () => {
-    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.goto(`${server.url}/projects/${projectId}/reports`);
     await page.locator('.report-list > li').first().waitFor();
     const tools = page.locator('.report-list .report-tool');
 
@@ -315,7 +315,7 @@ describeBrowser('dashboard in a browser', { timeout: 60_000 }, () => {
     for (let i = 0; i < 3; i++) {
       expect((await submit({ outcome: 'success', details: `page ${i}` })).status).toBe(201);
     }
-    await page.goto(`${server.url}/projects/${projectId}?page=2`);
+    await page.goto(`${server.url}/projects/${projectId}/reports?page=2`);
     await page.getByText('Page 2 of 2').waitFor();
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     const sent = await submit({ outcome: 'failure', details: 'While reading page 2' });

@@ -32,7 +32,7 @@ describeBrowser('dashboard layout', { timeout: 60_000 }, () => {
   let projectId = '';
 
   const reportsPage = async (query = '') => {
-    await page.goto(`${server.url}/projects/${projectId}${query}`);
+    await page.goto(`${server.url}/projects/${projectId}/reports${query}`);
     await page.locator('.report-list > li').first().waitFor();
   };
   const sidewaysPan = () => page.evaluate(PAN) as Promise<number>;
@@ -74,6 +74,7 @@ describeBrowser('dashboard layout', { timeout: 60_000 }, () => {
   it('no page pans sideways on a 390 px phone', async () => {
     const paths = [
       `/projects/${projectId}`,
+      `/projects/${projectId}/reports`,
       `/projects/${projectId}/integrate`,
       `/projects/${projectId}/keys`,
       '/api-keys',
@@ -98,7 +99,7 @@ describeBrowser('dashboard layout', { timeout: 60_000 }, () => {
         await page.goto(`${server.url}${path}`);
         await page.locator('h1').first().waitFor();
         await page.getByText('Loading…').first().waitFor({ state: 'hidden' });
-        if (path === `/projects/${projectId}`) {
+        if (path === `/projects/${projectId}/reports`) {
           await page.locator('.report-list > li').first().waitFor();
           pans[path] = await sidewaysPan();
           await showInsights();
@@ -234,7 +235,7 @@ describeBrowser('dashboard layout', { timeout: 60_000 }, () => {
   });
 
   it('says once, in plain words, when From is after To', async () => {
-    await page.goto(`${server.url}/projects/${projectId}?from=2026-05-10&to=2026-05-01`);
+    await page.goto(`${server.url}/projects/${projectId}/reports?from=2026-05-10&to=2026-05-01`);
     await page.getByRole('alert').first().waitFor();
     // Let every panel answer before counting the messages.
     await page.waitForLoadState('networkidle');

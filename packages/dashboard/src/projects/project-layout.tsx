@@ -7,7 +7,8 @@ import { ErrorNotice, Loading } from '../ui/notice';
 import { useTitle } from '../ui/use-title';
 
 const TABS = [
-  { id: 'reports', label: 'Reports', suffix: '' },
+  { id: 'issues', label: 'Issues', suffix: '' },
+  { id: 'reports', label: 'Reports', suffix: '/reports' },
   { id: 'integrate', label: 'Integrate', suffix: '/integrate' },
   { id: 'keys', label: 'Keys', suffix: '/keys' },
 ] as const;
@@ -29,7 +30,7 @@ export function ProjectLayout({
   useTitle(
     ...(missing
       ? ['Project not found']
-      : [TABS.find((item) => item.id === tab)?.label ?? 'Reports', project?.name ?? 'Project']),
+      : [TABS.find((item) => item.id === tab)?.label ?? 'Issues', project?.name ?? 'Project']),
   );
   if (!projects.data) {
     return projects.error ? (

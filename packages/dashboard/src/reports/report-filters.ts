@@ -10,10 +10,13 @@ export interface ReportFilters {
   from: string | null;
   /** YYYY-MM-DD (UTC), inclusive: the whole day */
   to: string | null;
+  /** Only the reports of this issue (an issue page links here). */
+  issue_id: string | null;
   page: number;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ID = /^[0-9a-f]{32}$/;
 
 function parseFilters(query: URLSearchParams): ReportFilters {
   const outcome = query.get('outcome');
@@ -28,6 +31,7 @@ function parseFilters(query: URLSearchParams): ReportFilters {
     source: query.get('source') || null,
     from: date('from'),
     to: date('to'),
+    issue_id: ID.test(query.get('issue_id') ?? '') ? query.get('issue_id') : null,
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -48,6 +52,7 @@ export function useReportFilters(): [
         source: next.source,
         from: next.from,
         to: next.to,
+        issue_id: next.issue_id,
         page: next.page > 1 ? next.page : null,
       }),
       options,
@@ -58,7 +63,12 @@ export function useReportFilters(): [
 
 export function hasNarrowingFilters(filters: ReportFilters): boolean {
   return Boolean(
-    filters.outcome || filters.tool_name || filters.source || filters.from || filters.to,
+    filters.outcome ||
+      filters.tool_name ||
+      filters.source ||
+      filters.from ||
+      filters.to ||
+      filters.issue_id,
   );
 }
 
@@ -80,9 +90,17 @@ export function apiQuery(
 
 /** Does a live report belong in the current view, ignoring the outcome (the tiles' facet)? */
 export function matchesFacetFilters(
-  report: { tool_name: string | null; source: string | null; created_at: string },
+  report: {
+    tool_name: string | null;
+    source: string | null;
+    created_at: string;
+    issue_id?: string | null;
+  },
   filters: ReportFilters,
 ): boolean {
+  // A live report is not grouped yet (its issue comes a moment later): the issue's view
+  // picks it up on its next reload instead.
+  if (filters.issue_id && report.issue_id !== filters.issue_id) return false;
   if (filters.tool_name && report.tool_name !== filters.tool_name) return false;
   if (filters.source && report.source !== filters.source) return false;
   const day = report.created_at.slice(0, 10);

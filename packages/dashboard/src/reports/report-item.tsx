@@ -1,5 +1,5 @@
 import type { Report } from '@debrief/protocol';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { OUTCOME_LABELS } from '../ui/format';
 import { RelativeTime } from '../ui/relative-time';
 
@@ -17,7 +17,16 @@ function isLong(text: string): boolean {
  * One report. `details` comes from agents, i.e. from anyone holding the public ingest key: it
  * is rendered as a React text node (escaped), never as HTML or Markdown.
  */
-export function ReportItem({ report, fresh }: { report: Report; fresh: boolean }) {
+export function ReportItem({
+  report,
+  fresh,
+  actions,
+}: {
+  report: Report;
+  fresh: boolean;
+  /** Controls under the report (the issue page's "Move…"). */
+  actions?: ReactNode;
+}) {
   const long = isLong(report.details);
   const [open, setOpen] = useState(false);
   const detailsId = `details-${report.id}`;
@@ -69,6 +78,7 @@ export function ReportItem({ report, fresh }: { report: Report; fresh: boolean }
           ))}
         </dl>
       )}
+      {actions && <div className="report-actions">{actions}</div>}
     </li>
   );
 }

@@ -9,6 +9,7 @@ import type {
 import { useResource } from '../api/use-resource';
 import { OutcomesChart } from '../charts/outcomes-chart';
 import { ToolsTable } from '../charts/tools-table';
+import { Link } from '../router';
 import { useSession } from '../session-context';
 import { formatCount, formatDay } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
@@ -44,9 +45,11 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const rangeInvalid = Boolean(filters.from && filters.to && filters.from > filters.to);
   const [insightsOpen, setInsightsOpen] = useState(false);
 
-  const listQuery = apiQuery(filters, ['outcome', 'tool_name', 'source', 'from', 'to', 'page'], {
-    limit: PAGE_SIZE,
-  });
+  const listQuery = apiQuery(
+    filters,
+    ['outcome', 'tool_name', 'source', 'from', 'to', 'issue_id', 'page'],
+    { limit: PAGE_SIZE },
+  );
   const reports = useResource(rangeInvalid ? null : `${base}/reports${listQuery}`, () =>
     api.get<ReportList>(`${base}/reports${listQuery}`),
   );
@@ -133,6 +136,19 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
         <h2 className="section-title">Reports</h2>
         <LiveIndicator status={status} />
       </div>
+      {filters.issue_id && (
+        <p className="issue-filter" data-testid="issue-filter">
+          Only the reports of{' '}
+          <Link to={`/projects/${project.id}/issues/${filters.issue_id}`}>one issue</Link>.{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setFilters({ issue_id: null })}
+          >
+            Show every report
+          </button>
+        </p>
+      )}
       <OutcomeTiles
         stats={rangeInvalid ? undefined : list?.stats}
         selected={filters.outcome}
@@ -252,6 +268,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                           source: null,
                           from: null,
                           to: null,
+                          issue_id: null,
                         })
                   }
                 >

@@ -1,4 +1,4 @@
-import type { Report } from '@debrief/protocol';
+import type { IssueEvent, Report } from '@debrief/protocol';
 import { useEffect, useRef, useState } from 'react';
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
@@ -15,10 +15,12 @@ export function useLiveReports(
   projectId: string,
   onReport: (report: Report) => void,
   onResync: () => void,
+  /** `event: issue` (created, regressed, status, merged): the issues views listen to it. */
+  onIssue?: (event: IssueEvent) => void,
 ): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>('connecting');
-  const handlers = useRef({ onReport, onResync });
-  handlers.current = { onReport, onResync };
+  const handlers = useRef({ onReport, onResync, onIssue });
+  handlers.current = { onReport, onResync, onIssue };
 
   useEffect(() => {
     let source: EventSource | null = null;
@@ -38,6 +40,14 @@ export function useLiveReports(
           handlers.current.onReport(JSON.parse((event as MessageEvent<string>).data) as Report);
         } catch {
           // A malformed event is skipped; the next reload shows the report anyway.
+        }
+      });
+      source.addEventListener('issue', (event) => {
+        try {
+          const data = JSON.parse((event as MessageEvent<string>).data) as IssueEvent;
+          handlers.current.onIssue?.(data);
+        } catch {
+          // As for reports: the next reload shows the change anyway.
         }
       });
       source.onerror = () => {

@@ -1,0 +1,104 @@
+import type { IssueDetail, IssueSummary } from '@debrief/protocol';
+import { useResource } from '../api/use-resource';
+import { DailyBars, lastDays } from '../charts/daily-bars';
+import { Link } from '../router';
+import { useSession } from '../session-context';
+import { formatCount, OUTCOME_LABELS } from '../ui/format';
+import { RelativeTime } from '../ui/relative-time';
+
+const TREND_DAYS = 14;
+
+/**
+ * One issue in the list. The list API carries no daily counts, so each visible row asks for
+ * its issue's detail once, keyed by its report count and last-seen time: a live update
+ * re-fetches only the rows whose issue changed, and a page holds at most 25 rows.
+ */
+export function IssueRow({
+  projectId,
+  issue,
+  current,
+  checked,
+  isNew,
+  onCheck,
+  onFocusRow,
+}: {
+  projectId: string;
+  issue: IssueSummary;
+  current: boolean;
+  checked: boolean;
+  isNew: boolean;
+  onCheck(checked: boolean): void;
+  onFocusRow(): void;
+}) {
+  const href = `/projects/${projectId}/issues/${issue.id}`;
+  const titleId = `issue-title-${issue.id}`;
+  return (
+    <li
+      className={`issue-row${current ? ' issue-row-current' : ''}${checked ? ' issue-row-checked' : ''}`}
+      data-issue-id={issue.id}
+      aria-current={current ? 'true' : undefined}
+      onFocus={onFocusRow}
+    >
+      <input
+        type="checkbox"
+        className="issue-check"
+        checked={checked}
+        aria-labelledby={titleId}
+        onChange={(event) => onCheck(event.target.checked)}
+      />
+      <div className="issue-main">
+        <div className="issue-line">
+          <Link to={href} id={titleId} className="issue-title">
+            {issue.title}
+          </Link>
+          {isNew && <span className="pill pill-new">New</span>}
+          {issue.regressed_at && issue.status === 'open' && (
+            <span className="pill pill-regressed" title="A report arrived after it was resolved">
+              Regressed
+            </span>
+          )}
+          {issue.status !== 'open' && (
+            <span className="pill">{issue.status === 'resolved' ? 'Resolved' : 'Ignored'}</span>
+          )}
+        </div>
+        <div className="issue-meta muted small">
+          <span className={`badge badge-${issue.outcome}`}>{OUTCOME_LABELS[issue.outcome]}</span>
+          <span className="issue-tool">{issue.tool_name ?? 'no tool named'}</span>
+          <span>
+            first <RelativeTime iso={issue.first_seen} />
+          </span>
+          <span>
+            last <RelativeTime iso={issue.last_seen} />
+          </span>
+        </div>
+      </div>
+      <IssueTrend projectId={projectId} issue={issue} />
+      <span className="issue-count">
+        <strong>{formatCount(issue.report_count)}</strong>
+        <span className="muted small"> {issue.report_count === 1 ? 'report' : 'reports'}</span>
+      </span>
+    </li>
+  );
+}
+
+function IssueTrend({ projectId, issue }: { projectId: string; issue: IssueSummary }) {
+  const { api } = useSession();
+  const path = `/v1/dashboard/${projectId}/issues/${issue.id}`;
+  const detail = useResource(`${path}#${issue.report_count}:${issue.last_seen}`, () =>
+    api.get<IssueDetail>(path),
+  );
+  if (!detail.data) return <span className="issue-trend issue-trend-empty" />;
+  const days = lastDays(detail.data.daily, TREND_DAYS);
+  const total = days.reduce((sum, entry) => sum + entry.count, 0);
+  return (
+    <span className="issue-trend">
+      <DailyBars
+        days={days}
+        width={84}
+        height={22}
+        className="sparkline"
+        label={`${formatCount(total)} in the last ${TREND_DAYS} days`}
+      />
+    </span>
+  );
+}

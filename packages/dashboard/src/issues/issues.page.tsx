@@ -1,0 +1,293 @@
+import type { IssueList, IssueStatus, ReportList } from '@debrief/protocol';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ConsoleProject } from '../api/console.types';
+import { useAction } from '../api/use-action';
+import { useResource } from '../api/use-resource';
+import { FirstReportGuide } from '../reports/first-report-guide';
+import { LiveIndicator } from '../reports/live-indicator';
+import { useLiveReports } from '../reports/use-live-reports';
+import { useThrottledRefresh } from '../reports/use-throttled-refresh';
+import { navigate, withQuery } from '../router';
+import { useSession } from '../session-context';
+import { formatCount } from '../ui/format';
+import { ErrorNotice, Loading } from '../ui/notice';
+import { SORT_LABELS, STATUS_TABS, useIssueFilters } from './issue-filters';
+import { IssueRow } from './issue-row';
+import { isNewSince, useLastVisit } from './last-visit';
+import { useListShortcuts } from './use-list-shortcuts';
+
+const PAGE_SIZE = 25;
+const DONE_LABELS: Record<IssueStatus, string> = {
+  open: 'Reopened',
+  resolved: 'Resolved',
+  ignored: 'Ignored',
+};
+/** Live changes reload the list at most this often, and once after the last. */
+const REFRESH = { intervalMs: 1500, settleMs: 300 };
+
+/** A project's front page: its issues, worst first, to triage. */
+export function IssuesPage({ project }: { project: ConsoleProject }) {
+  const { api, session } = useSession();
+  const [filters, setFilters] = useIssueFilters();
+  const base = `/v1/dashboard/${project.id}`;
+  const listPath = `${base}/issues${withQuery('', {
+    status: filters.status,
+    sort: filters.sort,
+    page: filters.page,
+    limit: PAGE_SIZE,
+  })}`;
+  const list = useResource(listPath, () => api.get<IssueList>(listPath));
+  const lastVisit = useLastVisit(session.account.id, project.id);
+
+  // Nothing listed at all: is the project new (show how to send a report) or just triaged?
+  const emptyView = list.data !== undefined && list.data.pagination.total === 0;
+  const anyReports = useResource(emptyView ? `${base}/reports?limit=1` : null, () =>
+    api.get<ReportList>(`${base}/reports?limit=1`),
+  );
+
+  const scheduleRefresh = useThrottledRefresh(list.reload, REFRESH);
+  const status = useLiveReports(project.id, scheduleRefresh, list.reload, scheduleRefresh);
+
+  const [search, setSearch] = useState('');
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [cursor, setCursor] = useState(0);
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const action = useAction();
+  const [done, setDone] = useState('');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another tab or page starts over
+  useEffect(() => {
+    setChecked(new Set());
+    setCursor(0);
+  }, [listPath]);
+
+  const needle = search.trim().toLowerCase();
+  const visible = (list.data?.issues ?? []).filter(
+    (issue) => !needle || issue.title.toLowerCase().includes(needle),
+  );
+  const currentIndex = Math.min(cursor, Math.max(0, visible.length - 1));
+  const current = visible[currentIndex];
+
+  const setStatus = useCallback(
+    async (ids: string[], next: IssueStatus) => {
+      if (ids.length === 0) return;
+      const ok = await action.run(async () => {
+        await Promise.all(ids.map((id) => api.patch(`${base}/issues/${id}`, { status: next })));
+      });
+      if (ok) {
+        setChecked(new Set());
+        // Said aloud too: with `r` or `i` the row just disappears from the list.
+        const count = ids.length === 1 ? '1 issue' : `${formatCount(ids.length)} issues`;
+        setDone(`${DONE_LABELS[next]} ${count}.`);
+      }
+      list.reload();
+    },
+    [action.run, api, base, list.reload],
+  );
+  const targets = () => (checked.size > 0 ? [...checked] : current ? [current.id] : []);
+  const focusRow = (index: number) =>
+    document.getElementById(`issue-title-${visible[index]?.id}`)?.focus();
+
+  useListShortcuts({
+    move(step) {
+      if (visible.length === 0) return;
+      const next = Math.min(visible.length - 1, Math.max(0, currentIndex + step));
+      setCursor(next);
+      focusRow(next);
+    },
+    open() {
+      if (current) navigate(`/projects/${project.id}/issues/${current.id}`);
+    },
+    resolve: () => void setStatus(targets(), 'resolved'),
+    ignore: () => void setStatus(targets(), 'ignored'),
+    toggle() {
+      if (current) toggleChecked(current.id, !checked.has(current.id));
+    },
+    search: () => searchRef.current?.focus(),
+  });
+
+  function toggleChecked(id: string, on: boolean) {
+    setChecked((ids) => {
+      const next = new Set(ids);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  const data = list.data;
+  const pageCount = data ? Math.max(1, Math.ceil(data.pagination.total / PAGE_SIZE)) : 1;
+  const allChecked = visible.length > 0 && visible.every((issue) => checked.has(issue.id));
+  const selected = [...checked];
+
+  const header = (
+    <div className="section-bar">
+      <h2 className="section-title">Issues</h2>
+      <LiveIndicator status={status} />
+    </div>
+  );
+  // A new project: how to send its first report, as the reports view shows it.
+  const neverReported =
+    emptyView && filters.status === 'open' && anyReports.data?.stats.total === 0;
+  if (neverReported) {
+    return (
+      <div className="issues-page">
+        {header}
+        <FirstReportGuide projectId={project.id} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="issues-page">
+      {header}
+      <nav className="status-tabs" aria-label="Issue status">
+        {STATUS_TABS.map((tab) => (
+          <button
+            key={tab.id}
+            type="button"
+            className="status-tab"
+            aria-pressed={filters.status === tab.id}
+            onClick={() => setFilters({ status: tab.id })}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </nav>
+      <div className="issues-toolbar">
+        <label className="field field-grow">
+          <span>Search titles</span>
+          <input
+            ref={searchRef}
+            type="search"
+            value={search}
+            placeholder="Filter this page by title"
+            onChange={(event) => setSearch(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') event.currentTarget.blur();
+            }}
+          />
+        </label>
+        <label className="field">
+          <span>Sort</span>
+          <select
+            value={filters.sort}
+            onChange={(event) =>
+              setFilters({ sort: event.target.value as keyof typeof SORT_LABELS })
+            }
+          >
+            {Object.entries(SORT_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="bulk-bar">
+        <label className="bulk-all">
+          <input
+            type="checkbox"
+            checked={allChecked}
+            disabled={visible.length === 0}
+            onChange={(event) =>
+              setChecked(event.target.checked ? new Set(visible.map((i) => i.id)) : new Set())
+            }
+          />
+          Select all shown
+        </label>
+        <span className="muted small" aria-live="polite">
+          {selected.length > 0 ? `${formatCount(selected.length)} selected` : done}
+        </span>
+        {filters.status !== 'resolved' && (
+          <button
+            type="button"
+            className="button button-small"
+            disabled={selected.length === 0 || action.busy}
+            onClick={() => void setStatus(selected, 'resolved')}
+          >
+            Resolve selected
+          </button>
+        )}
+        {filters.status !== 'ignored' && (
+          <button
+            type="button"
+            className="button button-small"
+            disabled={selected.length === 0 || action.busy}
+            onClick={() => void setStatus(selected, 'ignored')}
+          >
+            Ignore selected
+          </button>
+        )}
+        {filters.status !== 'open' && (
+          <button
+            type="button"
+            className="button button-small"
+            disabled={selected.length === 0 || action.busy}
+            onClick={() => void setStatus(selected, 'open')}
+          >
+            Reopen selected
+          </button>
+        )}
+      </div>
+      <ErrorNotice error={action.error} />
+      <ErrorNotice error={list.error} onRetry={list.reload} />
+      {!data && !list.error && <Loading />}
+      {data && visible.length === 0 && (
+        <div className="empty card">
+          <p>
+            {needle
+              ? 'No issue on this page has that in its title.'
+              : data.pagination.total > 0
+                ? 'This page is past the end of the list.'
+                : filters.status === 'open'
+                  ? 'No open issues. New reports will open them here.'
+                  : `No ${filters.status === 'all' ? '' : `${filters.status} `}issues.`}
+          </p>
+        </div>
+      )}
+      {data && visible.length > 0 && (
+        <ol className="issue-list" aria-label="Issues">
+          {visible.map((issue, index) => (
+            <IssueRow
+              key={issue.id}
+              projectId={project.id}
+              issue={issue}
+              current={index === currentIndex}
+              checked={checked.has(issue.id)}
+              isNew={isNewSince(issue.first_seen, lastVisit)}
+              onCheck={(on) => toggleChecked(issue.id, on)}
+              onFocusRow={() => setCursor(index)}
+            />
+          ))}
+        </ol>
+      )}
+      {data && pageCount > 1 && (
+        <nav className="pager" aria-label="Pages">
+          <button
+            type="button"
+            className="button"
+            disabled={filters.page <= 1}
+            onClick={() => setFilters({ page: filters.page - 1 })}
+          >
+            ← Previous
+          </button>
+          <span className="muted">
+            Page {filters.page} of {formatCount(pageCount)}
+          </span>
+          <button
+            type="button"
+            className="button"
+            disabled={filters.page >= pageCount}
+            onClick={() => setFilters({ page: filters.page + 1 })}
+          >
+            Next →
+          </button>
+        </nav>
+      )}
+      <p className="shortcuts-hint muted small">
+        Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>x</kbd> select ·{' '}
+        <kbd>r</kbd> resolve · <kbd>i</kbd> ignore · <kbd>/</kbd> search
+      </p>
+    </div>
+  );
+}
