@@ -12,6 +12,7 @@ import { dashboardReads, type ReadTargets, readScenarios } from './read-scenario
 import { seedReports } from './seed.js';
 import { closeSeedConnection, openSeedConnection } from './seed-connection.js';
 import { rebuildCounters } from './seed-counters.js';
+import { groupSeededReports } from './seed-issues.js';
 
 /** Reports of the big project (`DEBRIEF_BENCH_READ_REPORTS`; 10,000,000 for the big run). */
 export const READ_REPORTS = Number(process.env.DEBRIEF_BENCH_READ_REPORTS ?? 1_000_000);
@@ -112,6 +113,8 @@ export async function benchReads(
       spanMs: 3_600_000,
       endMs: now,
     });
+    // Grouped first: rebuildCounters then vacuums the reports the grouping updated.
+    await groupSeededReports(conn, [targets.bigProjectId, targets.recentProjectId]);
     rollups = await rebuildCounters(conn, [targets.bigProjectId, targets.recentProjectId]);
   } finally {
     await closeSeedConnection(conn);

@@ -28,7 +28,7 @@ const OUTCOME_WEIGHTS: [string, number][] = [
   ['request', 0.05],
 ];
 
-const DETAILS = [
+export const DETAILS = [
   'Found the file on the first try.',
   'The search returned nothing for a query that matches three files in the repository.',
   'The parameter "path" was documented as optional but the call failed without it.',

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seedReports } from '../../../bench/seed.js';
 import { closeSeedConnection, openSeedConnection, query } from '../../../bench/seed-connection.js';
 import { rebuildCounters } from '../../../bench/seed-counters.js';
+import { groupSeededReports } from '../../../bench/seed-issues.js';
 import {
   createTestDatabase,
   DIALECTS,
@@ -46,7 +47,15 @@ describe.each(DIALECTS)('bench seeder on %s', (dialect) => {
     try {
       const spec = { projectId: tenant.projectId, count: 3000, endMs: Date.now() - 60_000 };
       await seedReports(conn, { ...spec, spanMs: 90 * 24 * HOUR, rareOldest: true });
+      expect(await groupSeededReports(conn, [tenant.projectId])).toBe(true);
       expect(await rebuildCounters(conn, [tenant.projectId])).toBe(true);
+      // Every seeded report has its issue, so the server starts with nothing to group.
+      const [ungrouped] = await query<{ n: number | string }>(
+        conn,
+        'select count(*) as n from reports where project_id = ? and issue_id is null',
+        [tenant.projectId],
+      );
+      expect(Number(ungrouped?.n)).toBe(0);
 
       const reports = await query<{ created_at: unknown }>(
         conn,
