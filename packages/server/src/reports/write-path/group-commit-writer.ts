@@ -12,9 +12,9 @@ export const MAX_BATCH = 500;
  * Transactions in flight at once. Two: while one commits (PostgreSQL's fsync), the next one
  * already looks its keys up and waits on the counter rows the first holds, and the requests
  * answered meanwhile gather for the one after. With one, the database sat idle while the
- * event loop handled the answered batch's next requests: 200 against 305–320 req/s in
- * ingest-throughput.measure.test.ts (2,000 submits, concurrency 50, fsync on; a loaded
- * 2-core machine, so the figures are rough).
+ * event loop handled the answered batch's next requests: 200 against 305–320 req/s (2,000
+ * submits through the in-process app at concurrency 50, fsync on, on a loaded 2-core machine,
+ * so the figures are rough; `npm run bench` measures PostgreSQL ingest over HTTP).
  */
 export const COMMITS_IN_FLIGHT = 2;
 
