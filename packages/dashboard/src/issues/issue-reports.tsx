@@ -8,6 +8,7 @@ import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { formatCount, formatExact } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
+import { Pager } from '../ui/pager';
 import { IssuePicker } from './issue-picker';
 
 const PAGE_SIZE = 10;
@@ -98,29 +99,14 @@ export function IssueReports({
           ))}
         </ol>
       )}
-      {list && pageCount > 1 && (
-        <nav className="pager" aria-label="Pages of reports">
-          <button
-            type="button"
-            className="button"
-            disabled={page <= 1}
-            onClick={() => setPage(page - 1)}
-          >
-            ← Newer
-          </button>
-          <span className="muted">
-            Page {page} of {formatCount(pageCount)}
-          </span>
-          <button
-            type="button"
-            className="button"
-            disabled={page >= pageCount}
-            onClick={() => setPage(page + 1)}
-          >
-            Older →
-          </button>
-        </nav>
-      )}
+      <Pager
+        page={page}
+        pageCount={list ? pageCount : 0}
+        onPage={setPage}
+        label="Pages of reports"
+        previous="Newer"
+        next="Older"
+      />
       {moving && (
         <ConfirmDialog
           open

@@ -11,6 +11,7 @@ import { navigate, withQuery } from '../router';
 import { useSession } from '../session-context';
 import { formatCount } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
+import { Pager } from '../ui/pager';
 import { SORT_LABELS, STATUS_TABS, useIssueFilters } from './issue-filters';
 import { IssueRow } from './issue-row';
 import { isNewSince, useLastVisit } from './last-visit';
@@ -261,29 +262,11 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
           ))}
         </ol>
       )}
-      {data && pageCount > 1 && (
-        <nav className="pager" aria-label="Pages">
-          <button
-            type="button"
-            className="button"
-            disabled={filters.page <= 1}
-            onClick={() => setFilters({ page: filters.page - 1 })}
-          >
-            ← Previous
-          </button>
-          <span className="muted">
-            Page {filters.page} of {formatCount(pageCount)}
-          </span>
-          <button
-            type="button"
-            className="button"
-            disabled={filters.page >= pageCount}
-            onClick={() => setFilters({ page: filters.page + 1 })}
-          >
-            Next →
-          </button>
-        </nav>
-      )}
+      <Pager
+        page={filters.page}
+        pageCount={data ? pageCount : 0}
+        onPage={(page) => setFilters({ page })}
+      />
       <p className="shortcuts-hint muted small">
         Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>x</kbd> select ·{' '}
         <kbd>r</kbd> resolve · <kbd>i</kbd> ignore · <kbd>/</kbd> search

@@ -13,6 +13,7 @@ import { Link } from '../router';
 import { useSession } from '../session-context';
 import { formatCount, formatDay } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
+import { Pager } from '../ui/pager';
 import { FilterBar } from './filter-bar';
 import { FirstReportGuide } from './first-report-guide';
 import { LiveIndicator } from './live-indicator';
@@ -283,29 +284,13 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                 ))}
               </ol>
             )}
-            {list && pageCount > 1 && (
-              <nav className="pager" aria-label="Pages">
-                <button
-                  type="button"
-                  className="button"
-                  disabled={filters.page <= 1}
-                  onClick={() => setFilters({ page: filters.page - 1 })}
-                >
-                  ← Newer
-                </button>
-                <span className="muted">
-                  Page {filters.page} of {formatCount(pageCount)}
-                </span>
-                <button
-                  type="button"
-                  className="button"
-                  disabled={filters.page >= pageCount}
-                  onClick={() => setFilters({ page: filters.page + 1 })}
-                >
-                  Older →
-                </button>
-              </nav>
-            )}
+            <Pager
+              page={filters.page}
+              pageCount={list ? pageCount : 0}
+              onPage={(page) => setFilters({ page })}
+              previous="Newer"
+              next="Older"
+            />
           </section>
         </>
       )}
