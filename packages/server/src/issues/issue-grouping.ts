@@ -4,7 +4,6 @@ import {
   assign,
   type Candidate,
   fingerprint,
-  kindOf,
   mergeSignatures,
   type PinnedExemplar,
   removeFromSignature,
@@ -29,21 +28,17 @@ export interface GroupingInput {
   metadata: string | ReportMetadata | null;
 }
 
-/** How many of a tool's issues (most recently seen first) a report is compared with. */
-export const CANDIDATE_LIMIT = 200;
-/** How many remembered moves (newest first) of a tool a report is checked against. */
-export const PINNED_LIMIT = 100;
-
 /**
- * The coarse class that bounds the candidates, beside the tool: reports of one problem may say
- * `failure`, `confusing` or `gave_up` (the same timeout told two ways), but a success and a
- * feature request never share an issue with a problem.
+ * The engine's own bounds (at most 200 candidate issues and 100 remembered moves a report), so
+ * the grouper reads exactly as many as the engine will look at; and its kind of a report, the
+ * class that bounds the candidates beside the tool (`failure`, `confusing` and `gave_up` are one
+ * problem, while a success and a feature request never share an issue with a problem).
  */
-export type IssueKind = 'problem' | 'success' | 'request';
-
-export function issueKindOf(outcome: string): IssueKind {
-  return kindOf(outcome);
-}
+export {
+  CANDIDATE_LIMIT,
+  kindOf as issueKindOf,
+  PINNED_LIMIT,
+} from './grouping/index.js';
 
 function metadataOf(value: GroupingInput['metadata']): Record<string, unknown> | null {
   if (value === null) return null;
