@@ -6,6 +6,7 @@ import {
   type Tenant,
   type TestServer,
 } from '../../../test/harness/test-server.js';
+import { PgEventBus } from '../src/realtime/pg-event-bus.js';
 import { bearer, call } from './http.js';
 import { openSse } from './sse-reader.js';
 
@@ -89,6 +90,74 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         expect(resumed.events.filter((e) => e.id === first)).toHaveLength(0);
       } finally {
         resumed.close();
+      }
+    });
+
+    it('delivers reports in the order they were submitted, large ones read back by id included', async () => {
+      const onA = await events(a);
+      const onB = await events(b);
+      try {
+        await onA.waitFor((e) => e.event === 'ready', DELIVERY_MS, 'ready on A');
+        await onB.waitFor((e) => e.event === 'ready', DELIVERY_MS, 'ready on B');
+        // Past NOTIFY's 8000 bytes every other report travels by id and is read back, which
+        // takes longer than the small one behind it: order must not depend on that.
+        const submitted: string[] = [];
+        for (let i = 0; i < 40; i++) {
+          const details = i % 2 === 0 ? `large ${i} ${'x'.repeat(9000)}` : `small ${i}`;
+          submitted.push(await submit(i % 3 === 0 ? b : a, details));
+        }
+        for (const stream of [onA, onB]) {
+          await stream.waitFor((e) => e.id === submitted.at(-1), DELIVERY_MS, 'the last report');
+          const seen = stream.events.filter((e) => e.event === 'report').map((e) => e.id);
+          expect(seen).toEqual(submitted);
+        }
+      } finally {
+        onA.close();
+        onB.close();
+      }
+    });
+
+    it('keeps notice order when reading a large report back takes longer than the next one', async () => {
+      // The bus itself, on the real LISTEN connection, with a loader slower than delivery of
+      // the small reports published after it: the race the stream order must not depend on.
+      const loaded = new Map<string, Report>();
+      const slowLoad = async (id: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const report = loaded.get(id);
+        return report ? { projectId: t.projectId, report } : null;
+      };
+      const bus = new PgEventBus(a.config.databaseUrl, a.ctx.db, slowLoad, a.app.log);
+      await bus.start();
+      try {
+        const seen: string[] = [];
+        bus.subscribe(t.projectId, (event) => {
+          if (event.type === 'report') seen.push(event.report.id);
+        });
+        const published: string[] = [];
+        for (let i = 0; i < 12; i++) {
+          const id = `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`;
+          const report: Report = {
+            id,
+            outcome: 'failure',
+            tool_name: null,
+            source: null,
+            details: i % 3 === 0 ? 'x'.repeat(9000) : `small ${i}`,
+            metadata: null,
+            created_at: new Date().toISOString(),
+            redactions: 0,
+            issue_id: null,
+            issue_reason: null,
+          };
+          loaded.set(id, report);
+          bus.publish(t.projectId, report);
+          published.push(id);
+        }
+        const deadline = Date.now() + DELIVERY_MS;
+        while (seen.length < published.length && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(seen).toEqual(published);
+      } finally {
+        await bus.close();
       }
     });
 

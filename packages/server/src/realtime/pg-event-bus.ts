@@ -17,6 +17,9 @@ interface Notice {
   i?: IssueEvent;
 }
 
+/** Notices one pg_notify statement carries at most. */
+const MAX_NOTICES_PER_STATEMENT = 500;
+
 /** Reconnecting the LISTEN connection waits this long first, doubling up to the maximum. */
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 10_000;
@@ -29,6 +32,11 @@ const RETRY_MAX_MS = 10_000;
  * failover of PostgreSQL, `pg_terminate_backend`, a proxy closing it), it is replaced and LISTEN
  * issued again, after 250 ms, then 0.5, 1 … 10 s while PostgreSQL cannot be reached. Notices
  * sent while it is down are not heard; dashboards see those reports on their next load.
+ *
+ * Order is kept end to end, because a stream's Last-Event-ID resume trusts it: notices leave
+ * in publish order (one statement at a time, carrying every notice queued meanwhile; separate
+ * pool connections would race), and arrive at subscribers in notice order even when a large
+ * report must be read back first (reads run side by side, deliveries wait their turn).
  */
 export class PgEventBus implements EventBus {
   private readonly local = new LocalEventBus();
@@ -36,6 +44,11 @@ export class PgEventBus implements EventBus {
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
   private retryMs = 0;
+  /** Notices waiting for the statement in flight to finish. */
+  private outbox: string[] = [];
+  private sending: Promise<void> | null = null;
+  /** The last delivery in line: each notice's delivery follows the one before. */
+  private delivered: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly url: string,
@@ -73,7 +86,7 @@ export class PgEventBus implements EventBus {
     client.on('error', onLost);
     client.on('end', () => onLost());
     client.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) void this.onNotice(message.payload);
+      if (message.channel === CHANNEL && message.payload) this.onNotice(message.payload);
     });
     try {
       await client.connect();
@@ -106,19 +119,30 @@ export class PgEventBus implements EventBus {
     }, this.retryMs);
   }
 
-  private async onNotice(payload: string): Promise<void> {
+  private onNotice(payload: string): void {
+    let notice: Notice;
     try {
-      const notice = JSON.parse(payload) as Notice;
-      if (notice.r) return this.local.deliver(notice.p, { type: 'report', report: notice.r });
-      if (notice.i) return this.local.deliver(notice.p, { type: 'issue', issue: notice.i });
-      // A report too large to travel inline is read back only where a stream wants it.
-      if (notice.id && this.local.hasSubscribers(notice.p)) {
-        const loaded = await this.loadReport(notice.id);
-        if (loaded) this.local.deliver(loaded.projectId, { type: 'report', report: loaded.report });
-      }
+      notice = JSON.parse(payload) as Notice;
     } catch (error) {
-      this.log.warn({ err: error }, 'could not deliver a realtime notification');
+      this.log.warn({ err: error }, 'could not read a realtime notification');
+      return;
     }
+    // A report too large to travel inline is read back only where a stream wants it; the
+    // read starts now, its delivery waits for the notices before it.
+    const loading =
+      notice.id && !notice.r && this.local.hasSubscribers(notice.p)
+        ? this.loadReport(notice.id)
+        : null;
+    this.delivered = this.delivered.then(async () => {
+      try {
+        if (notice.r) return this.local.deliver(notice.p, { type: 'report', report: notice.r });
+        if (notice.i) return this.local.deliver(notice.p, { type: 'issue', issue: notice.i });
+        const loaded = await loading;
+        if (loaded) this.local.deliver(loaded.projectId, { type: 'report', report: loaded.report });
+      } catch (error) {
+        this.log.warn({ err: error }, 'could not deliver a realtime notification');
+      }
+    });
   }
 
   publish(projectId: string, report: Report): void {
@@ -133,9 +157,28 @@ export class PgEventBus implements EventBus {
   }
 
   private notify(payload: string): void {
-    sql`select pg_notify(${CHANNEL}, ${payload})`.execute(this.db).catch((error: unknown) => {
-      this.log.warn({ err: error }, 'could not publish a realtime notification');
+    this.outbox.push(payload);
+    this.sending ??= this.send().finally(() => {
+      this.sending = null;
     });
+  }
+
+  /** Sends the outbox in order, one statement at a time; NOTIFY keeps a statement's order. */
+  private async send(): Promise<void> {
+    while (this.outbox.length > 0) {
+      const payloads = this.outbox.slice(0, MAX_NOTICES_PER_STATEMENT);
+      this.outbox = this.outbox.slice(payloads.length);
+      try {
+        await sql`select pg_notify(${CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(
+          this.db,
+        );
+      } catch (error) {
+        this.log.warn(
+          { err: error, notices: payloads.length },
+          'could not publish realtime notifications',
+        );
+      }
+    }
   }
 
   subscribe(projectId: string, listener: BusListener): () => void {
@@ -145,6 +188,8 @@ export class PgEventBus implements EventBus {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
+    // What was published before close still leaves, while the pool is there.
+    await this.sending;
     await this.local.close();
     const client = this.client;
     this.client = null;

@@ -18,6 +18,8 @@ export const MAX_BATCH = 500;
  */
 export const COMMITS_IN_FLIGHT = 2;
 
+type Settled = { ok: true; outcome: SubmissionOutcome } | { ok: false; error: unknown };
+
 interface Pending {
   submission: ReportSubmission;
   resolve(outcome: SubmissionOutcome): void;
@@ -51,6 +53,10 @@ export function createGroupCommitWriter(
   let scheduled = false;
   let closed = false;
   let drained: (() => void) | null = null;
+  // Outcomes are handed out in batch order even when the later of two transactions in flight
+  // commits first: each 201 publishes its report to the live streams, whose Last-Event-ID
+  // resume trusts that reports arrive in the order they were submitted.
+  let handedOut: Promise<void> = Promise.resolve();
 
   const execute = (trx: Kysely<DB>) => async (statement: Statement) => {
     const result = await trx.executeQuery<Row>(
@@ -69,28 +75,39 @@ export function createGroupCommitWriter(
     });
   }
 
-  async function run(batch: Pending[]): Promise<void> {
-    let outcomes: SubmissionOutcome[] | null = null;
+  /** Stores a batch; answers each submission after every earlier batch has been answered. */
+  function run(batch: Pending[]): Promise<void> {
+    const settled = settle(batch);
+    const turn = handedOut.then(async () => {
+      for (const [i, result] of (await settled).entries()) {
+        if (result.ok) batch[i]!.resolve(result.outcome);
+        else batch[i]!.reject(result.error);
+      }
+    });
+    handedOut = turn;
+    return turn;
+  }
+
+  async function settle(batch: Pending[]): Promise<Settled[]> {
     try {
-      outcomes = await store(batch.map((p) => p.submission));
-    } catch (error) {
-      if (batch.length === 1) return batch[0]!.reject(error);
-    }
-    if (outcomes) {
+      const outcomes = await store(batch.map((p) => p.submission));
       onCommit?.(batch.length);
-      for (const [i, p] of batch.entries()) p.resolve(outcomes[i]!);
-      return;
+      return outcomes.map((outcome) => ({ ok: true, outcome }));
+    } catch (error) {
+      if (batch.length === 1) return [{ ok: false, error }];
     }
     // One at a time: the submission that broke the batch fails alone.
+    const results: Settled[] = [];
     for (const p of batch) {
       try {
         const [outcome] = await store([p.submission]);
         onCommit?.(1);
-        p.resolve(outcome!);
+        results.push({ ok: true, outcome: outcome! });
       } catch (error) {
-        p.reject(error);
+        results.push({ ok: false, error });
       }
     }
+    return results;
   }
 
   function pump(): void {
