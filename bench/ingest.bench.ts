@@ -1,5 +1,6 @@
 import { bootstrapCli, runCli, startCliServer } from '../test/harness/cli-process.js';
 import type { BenchDatabase } from './databases.js';
+import { type GroupingLag, watchGroupingLag } from './grouping-lag.js';
 import { type LoadResult, measure } from './load.js';
 import { startBareServer } from './processes.js';
 
@@ -64,13 +65,14 @@ export async function benchBareIngest(timing: Timing): Promise<LoadResult> {
 
 /**
  * POST /v1/reports load against `debrief serve` (the built CLI, as `npm start` runs it) on a
- * fresh database, for an account bootstrapped by the CLI with an unlimited quota.
+ * fresh database, for an account bootstrapped by the CLI with an unlimited quota; with how far
+ * issue grouping trailed it (grouping-lag.ts).
  */
 export async function benchDebriefIngest(
   database: BenchDatabase,
   timing: Timing,
   env: Record<string, string> = {},
-): Promise<LoadResult> {
+): Promise<LoadResult & { grouping: GroupingLag }> {
   const dbEnv = { DATABASE_URL: database.url, ...env };
   const email = 'bench-ingest@example.test';
   const tenant = await bootstrapCli(dbEnv, { email, project: 'Bench ingest', build: 'dist' });
@@ -81,8 +83,9 @@ export async function benchDebriefIngest(
   );
   if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
   const server = await startCliServer(dbEnv, 'dist');
+  const lag = await watchGroupingLag(database.url);
   try {
-    return await measure({
+    const load = await measure({
       url: `${server.url}/v1/reports`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -91,7 +94,9 @@ export async function benchDebriefIngest(
       connections: INGEST_CONNECTIONS,
       ...timing,
     });
+    return { ...load, grouping: await lag.stop() };
   } finally {
+    await lag.cancel();
     await server.kill('SIGTERM');
   }
 }

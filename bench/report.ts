@@ -1,4 +1,5 @@
 import { cpus, totalmem } from 'node:os';
+import type { GroupingLag } from './grouping-lag.js';
 import { INGEST_CONNECTIONS } from './ingest.bench.js';
 import type { LoadResult } from './load.js';
 import {
@@ -20,8 +21,13 @@ export const INGEST_TARGETS: Record<string, { ratio: number; p99Times: number }>
 
 export interface IngestRound {
   bare: LoadResult;
-  debrief: LoadResult;
+  debrief: LoadResult & { grouping: GroupingLag };
+  /** The same server with ISSUE_GROUPING=off: what grouping costs (issue 18). */
+  ungrouped: LoadResult;
 }
+
+/** Issue 18: grouping costs at most this share of ingest, and a report waits at most 2 s. */
+export const GROUPING_TARGETS = { maxCost: 0.1, maxWaitMs: 2000 };
 
 export interface IngestRow {
   dialect: string;
@@ -57,8 +63,8 @@ export function ingestTable(rows: IngestRow[]): string {
   ];
   const notes: string[] = [];
   for (const { dialect, rounds } of rows) {
-    const { bare, debrief } = medianRound(rounds);
-    const ratio = ratioOf({ bare, debrief });
+    const { bare, debrief, ungrouped } = medianRound(rounds);
+    const ratio = ratioOf({ bare, debrief, ungrouped });
     const cpuRatio =
       bare.cpuMicrosPerRequest && debrief.cpuMicrosPerRequest
         ? percent(bare.cpuMicrosPerRequest / debrief.cpuMicrosPerRequest)
@@ -70,12 +76,17 @@ export function ingestTable(rows: IngestRow[]): string {
     const met = target
       ? mark(ratio >= target.ratio && debrief.p99Ms <= bare.p99Ms * target.p99Times)
       : '';
+    const cost = 1 - debrief.requestsPerSecond / ungrouped.requestsPerSecond;
+    const waited = Math.max(...rounds.map((round) => round.debrief.grouping.maxAgeMs));
     lines.push(
       `| bare node:http (JSON.parse, 201) | ${fmt(bare.requestsPerSecond)} | ${bare.p50Ms} | ${bare.p99Ms} | ${bare.failures} | ${cpu(bare)} | | | | |`,
+      `| Debrief on ${dialect}, ISSUE_GROUPING=off | ${fmt(ungrouped.requestsPerSecond)} | ${ungrouped.p50Ms} | ${ungrouped.p99Ms} | ${ungrouped.failures} | ${cpu(ungrouped)} | ${percent(ungrouped.requestsPerSecond / bare.requestsPerSecond)} | | | |`,
       `| Debrief on ${dialect} | ${fmt(debrief.requestsPerSecond)} | ${debrief.p50Ms} | ${debrief.p99Ms} | ${debrief.failures} | ${cpu(debrief)} | **${(ratio * 100).toFixed(1)}%** | ${cpuRatio} | ${targetText} | ${met} |`,
+      `| grouping's cost (issue 18): throughput below ISSUE_GROUPING=off | | | | | | **${percent(cost)}** | | ≤ ${percent(GROUPING_TARGETS.maxCost)} | ${mark(cost <= GROUPING_TARGETS.maxCost)} |`,
+      `| a report's wait for its issue (oldest ungrouped, every round, sampled each 250 ms) | | | **${fmt(waited)}** | | | | | ≤ ${fmt(GROUPING_TARGETS.maxWaitMs)} ms | ${mark(waited <= GROUPING_TARGETS.maxWaitMs)} |`,
     );
     notes.push(
-      `${dialect}: median of ${rounds.length} alternating rounds; throughput ratio per round ${rounds.map((round) => percent(ratioOf(round))).join(', ')}.`,
+      `${dialect}: median of ${rounds.length} alternating rounds; throughput ratio per round ${rounds.map((round) => percent(ratioOf(round))).join(', ')}; without grouping ${rounds.map((round) => percent(round.ungrouped.requestsPerSecond / round.bare.requestsPerSecond)).join(', ')}; oldest ungrouped per round ${rounds.map((round) => `${fmt(round.debrief.grouping.maxAgeMs)} ms`).join(', ')}, all grouped ${rounds.map((round) => (round.debrief.grouping.drainedMs === null ? 'not within 120 s' : `${fmt(round.debrief.grouping.drainedMs)} ms`)).join(', ')} after the load.`,
     );
   }
   lines.push('', ...notes);

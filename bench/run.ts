@@ -145,9 +145,16 @@ async function main(): Promise<void> {
           benchDebriefIngest(db, INGEST_TIMING, INGEST_ENV),
         );
         log(
-          `  ${Math.round(debrief.requestsPerSecond)} req/s, p99 ${debrief.p99Ms} ms: ${percent(debrief.requestsPerSecond / bare.requestsPerSecond)} of bare`,
+          `  ${Math.round(debrief.requestsPerSecond)} req/s, p99 ${debrief.p99Ms} ms: ${percent(debrief.requestsPerSecond / bare.requestsPerSecond)} of bare; oldest ungrouped ${debrief.grouping.maxAgeMs} ms`,
         );
-        rounds.push({ bare, debrief });
+        log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: ISSUE_GROUPING=off…`);
+        const ungrouped = await withDatabase(make, (db) =>
+          benchDebriefIngest(db, INGEST_TIMING, { ...INGEST_ENV, ISSUE_GROUPING: 'off' }),
+        );
+        log(
+          `  ${Math.round(ungrouped.requestsPerSecond)} req/s, p99 ${ungrouped.p99Ms} ms: ${percent(ungrouped.requestsPerSecond / bare.requestsPerSecond)} of bare`,
+        );
+        rounds.push({ bare, debrief, ungrouped });
       }
       ingest.push({ dialect, rounds });
       if (only === 'ingest') continue;
@@ -170,7 +177,9 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   const invalid = [
-    ...ingest.flatMap((r) => r.rounds.flatMap((round) => [round.bare, round.debrief])),
+    ...ingest.flatMap((r) =>
+      r.rounds.flatMap((round) => [round.bare, round.debrief, round.ungrouped]),
+    ),
     ...reads.flatMap(({ run }) => [
       ...run.rows,
       ...run.mixed.flatMap((round) => [round.alone, round.withReaders, round.readers]),

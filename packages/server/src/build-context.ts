@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
 import { Grouper } from './issues/grouper.js';
+import { startGroupingThread } from './issues/grouping-thread.js';
 import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
@@ -69,14 +70,25 @@ export async function buildContext(
     // One key → project cache for the gate and the screen (keys/ingest-key-cache.ts).
     const ingestKeys = new IngestKeyCache(db);
     const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
+    // `:memory:` cannot be opened by a second connection: its batches stay on this one.
+    const groupingThread =
+      config.issueGrouping && database.sqlitePath !== ':memory:'
+        ? startGroupingThread({ url: config.databaseUrl })
+        : null;
+    // Ready before the first request, so the first reports do not wait for it to start. A
+    // thread that cannot start does not stop the server: the grouper retries, and says why.
+    await groupingThread?.ready().catch((error: unknown) => {
+      log.warn({ err: error }, 'the grouping thread could not start; grouping retries');
+    });
     const grouper = new Grouper({
       db,
       dialect: database.dialect,
       bus,
       readBarrier: () => reportWriter.flush(),
       log,
+      batches: groupingThread ?? undefined,
     });
-    grouper.start();
+    if (config.issueGrouping) grouper.start();
     return {
       config,
       database,

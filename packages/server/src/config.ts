@@ -87,6 +87,10 @@ const Env = z.object({
     .max(16, { error: 'must be a whole number of reader processes, 0 to 16' })
     .default(2),
   READ_TIMEOUT_MS: limit(10_000, 'milliseconds'),
+  // Whether this instance groups reports into issues (issue 18). `off` on some of several
+  // instances on one PostgreSQL leaves grouping to the others; nothing is lost while no
+  // instance groups: reports wait without an issue until one does.
+  ISSUE_GROUPING: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -160,6 +164,8 @@ export interface Config {
    * main connection, as before (db/sqlite-reader-pool.ts).
    */
   sqliteReaders: number;
+  /** Whether this instance runs the grouper (issues/grouper.ts). */
+  issueGrouping: boolean;
   /** A report read running longer is stopped: 503 `read_timeout` (0 = no limit). */
   readTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -242,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupsPerAddress: e.SIGNUPS_PER_ADDRESS,
     sqliteSync: e.SQLITE_SYNC,
     sqliteReaders: e.SQLITE_READERS,
+    issueGrouping: e.ISSUE_GROUPING === 'on',
     readTimeoutMs: e.READ_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

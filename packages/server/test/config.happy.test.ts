@@ -23,6 +23,7 @@ describe('configuration', () => {
       sqliteSync: 'normal',
       sqliteReaders: 2,
       readTimeoutMs: 10_000,
+      issueGrouping: true,
       logLevel: 'info',
       trustProxy: false,
       http: {
@@ -84,6 +85,7 @@ describe('configuration', () => {
       SQLITE_SYNC: 'full',
       SQLITE_READERS: '0',
       READ_TIMEOUT_MS: '2500',
+      ISSUE_GROUPING: 'off',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '2',
       STREAMS_PER_ACCOUNT: '5',
@@ -101,6 +103,7 @@ describe('configuration', () => {
       sqliteSync: 'full',
       sqliteReaders: 0,
       readTimeoutMs: 2500,
+      issueGrouping: false,
       trustProxy: 2,
       streamsPerAccount: 5,
       streamsPerInstance: 300,

@@ -289,3 +289,31 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two instances grouping one Post
     expect(Number(after.grouped_count) - before).toBe(180);
   }, 60_000);
 });
+
+describe.each(DIALECTS)('ISSUE_GROUPING=off on %s', (dialect) => {
+  let off: TestServer;
+  let on: TestServer | null = null;
+  beforeAll(async () => {
+    off = await startTestServer(dialect, { ISSUE_GROUPING: 'off' });
+  });
+  afterAll(async () => {
+    await on?.close();
+    await off.close();
+  });
+
+  it('leaves reports without an issue until an instance that groups is running', async () => {
+    expect(off.ctx.grouper.running).toBe(false);
+    const t = await off.tenant();
+    await submitMany(off.url, t, 12);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await projectState(off.ctx.db, t.projectId)).toMatchObject({ reports: 12, grouped: 0 });
+
+    on = await startTestServer(dialect, {}, { databaseUrl: off.config.databaseUrl });
+    await waitUntil(
+      async () => (await projectState(off.ctx.db, t.projectId)).grouped === 12,
+      10_000,
+      'all 12 grouped by the other instance',
+    );
+    expect(await projectState(off.ctx.db, t.projectId)).toMatchObject({ issues: 3, counted: 12 });
+  });
+});

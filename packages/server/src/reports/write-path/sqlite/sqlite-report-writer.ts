@@ -1,8 +1,9 @@
 import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { SqliteSync } from '../../../config.js';
 import { classifyStorageFault, errorCode, errorWithCode } from '../../../errors/storage-fault.js';
 import type { StorageDefaults } from '../../../limits/storage-limits.js';
+import { startWorker } from '../../../start-worker.js';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from '../report-writer.js';
 import type {
   FromWriterThread,
@@ -275,17 +276,7 @@ export function createSqliteReportWriter(
   };
 }
 
-/**
- * Built code runs the thread's compiled entry. Tests run the TypeScript sources, which a worker
- * cannot load by itself: there the entry is loaded through tsx (a dev dependency).
- */
+/** The writer thread (sqlite-report-worker.ts); tests pass their own starter around it. */
 export function startWriterThread(workerData: WriterThreadData): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./sqlite-report-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)})
-    .then((tsx) => tsx.register())
-    .then(() => import(${JSON.stringify(entry.href)}));`;
-  return new Worker(boot, { eval: true, workerData });
+  return startWorker(import.meta.url, 'sqlite-report-worker', workerData);
 }

@@ -1,0 +1,106 @@
+import { once } from 'node:events';
+import type { Worker } from 'node:worker_threads';
+import { errorWithCode } from '../errors/storage-fault.js';
+import { startWorker } from '../start-worker.js';
+import type { BatchRunner } from './batch-runner.js';
+import type { BatchResult } from './group-batch.js';
+
+/** What the server's thread posts to the grouping thread. */
+export type ToGroupingThread =
+  | { type: 'group'; id: number; limit: number; now: string }
+  | { type: 'close' };
+
+/** What the grouping thread answers. */
+export type FromGroupingThread =
+  | { type: 'ready' }
+  | { type: 'grouped'; id: number; result: BatchResult }
+  | { type: 'failed'; id: number; error: string; code: string | null };
+
+export interface GroupingThreadData {
+  /** The server's DATABASE_URL: the thread opens its own connection (or pool) to it. */
+  url: string;
+}
+
+interface Waiting {
+  resolve(result: BatchResult): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The grouper's batches in a worker thread with its own database connection
+ * (grouping-worker.ts). The engine's work on a batch (fingerprints, similarity: tens of
+ * milliseconds for a batch of new reports) then never holds the server's event loop, and a
+ * SQLite write lock it waits for blocks that thread, not the requests. On the event loop it
+ * cost about a quarter of SQLite ingest throughput in the bench; here about an eighth
+ * (BENCHMARKS.md, Issue 18). The thread starts at once, so that it is ready when
+ * the first reports come; if it fails or exits, the batches it had fail (the grouper retries
+ * them) and the next batch starts a new one, as does a batch after close().
+ */
+export function startGroupingThread(
+  data: GroupingThreadData,
+): BatchRunner & { ready(): Promise<void> } {
+  let worker: Worker | null = null;
+  let ready: Promise<void> = Promise.resolve();
+  let nextId = 0;
+  const waiting = new Map<number, Waiting>();
+
+  const failAll = (error: unknown) => {
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+
+  function spawn(): Worker {
+    const thread = startWorker(import.meta.url, 'grouping-worker', data);
+    ready = new Promise<void>((resolve, reject) => {
+      thread.on('message', (message: FromGroupingThread) => {
+        if (message.type === 'ready') resolve();
+      });
+      thread.once('error', reject);
+      thread.once('exit', (code) =>
+        reject(new Error(`The grouping thread exited (code ${code}).`)),
+      );
+    });
+    // Nobody may ask: ready() is for start-up.
+    ready.catch(() => {});
+    thread.on('message', (message: FromGroupingThread) => {
+      if (message.type === 'ready') return;
+      const w = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (message.type === 'grouped') w?.resolve(message.result);
+      else w?.reject(errorWithCode(message.error, message.code));
+    });
+    thread.on('error', (error) => {
+      if (worker === thread) worker = null;
+      failAll(error);
+    });
+    thread.on('exit', (code) => {
+      if (worker === thread) worker = null;
+      failAll(new Error(`The grouping thread exited (code ${code}).`));
+    });
+    return thread;
+  }
+
+  worker = spawn();
+  return {
+    /** Resolves once the thread has its connection; rejects with why it could not. */
+    ready: () => ready,
+    group(limit, now) {
+      worker ??= spawn();
+      const id = ++nextId;
+      const message: ToGroupingThread = { type: 'group', id, limit, now: now.toISOString() };
+      return new Promise<BatchResult>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker?.postMessage(message);
+      });
+    },
+    async close() {
+      const thread = worker;
+      worker = null;
+      if (!thread) return;
+      const exited = once(thread, 'exit');
+      const message: ToGroupingThread = { type: 'close' };
+      thread.postMessage(message);
+      await exited;
+    },
+  };
+}
