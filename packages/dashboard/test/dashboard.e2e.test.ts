@@ -263,10 +263,14 @@ describeBrowser('dashboard in a browser', { timeout: 60_000 }, () => {
     await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByLabel('Key name').fill('e2e triager');
     await page.getByLabel('Can also triage issues').check();
+    // The field may still show the key of the test before (revoked) until the new one comes.
+    const shown = page.getByTestId('new-api-key');
+    const before = (await shown.count()) > 0 ? await shown.inputValue() : null;
     await page.getByRole('button', { name: 'Create API key' }).click();
-    const key = await page.getByTestId('new-api-key').inputValue();
-    expect(key).toMatch(/^wk_sk_/);
     await page.getByRole('rowheader', { name: /e2e triager · triage/ }).waitFor();
+    await expect.poll(() => shown.inputValue(), { timeout: 5000 }).not.toBe(before);
+    const key = await shown.inputValue();
+    expect(key).toMatch(/^wk_sk_/);
     // A read-only key is refused a triage write with 403 missing_scope; this one gets past
     // the scope check to the (unknown) issue's 404.
     const res = await fetch(`${server.url}/v1/dashboard/${projectId}/issues/${'0'.repeat(32)}`, {

@@ -23,6 +23,15 @@ import { createReportWriter, type ReportWriter } from './reports/write-path/inde
 export async function buildContext(
   config: Config,
   log: FastifyBaseLogger,
+  {
+    groupingThread: threaded = true,
+  }: {
+    /**
+     * Grouping batches in a thread of their own (the server), or on the main connection: the
+     * test harness's in-process servers, which would each boot a thread through tsx (~1 s).
+     */
+    groupingThread?: boolean;
+  } = {},
 ): Promise<AppContext & { close(): Promise<void> }> {
   const { database } = await openMigratedDatabase(config.databaseUrl, log, {
     readers: config.sqliteReaders,
@@ -72,7 +81,7 @@ export async function buildContext(
     const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
     // `:memory:` cannot be opened by a second connection: its batches stay on this one.
     const groupingThread =
-      config.issueGrouping && database.sqlitePath !== ':memory:'
+      threaded && config.issueGrouping && database.sqlitePath !== ':memory:'
         ? startGroupingThread({ url: config.databaseUrl })
         : null;
     // Ready before the first request, so the first reports do not wait for it to start. A

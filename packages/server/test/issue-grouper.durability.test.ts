@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +21,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { DEFAULT_ENGINE, type GroupingEngine, groupBatch } from '../src/issues/group-batch.js';
 import { Grouper } from '../src/issues/grouper.js';
 import { readGroupingProgress } from '../src/issues/grouping.repository.js';
+import { startGroupingThread } from '../src/issues/grouping-thread.js';
 import { call } from './http.js';
 
 /**
@@ -237,8 +241,12 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two instances grouping one Post
   let a: TestServer;
   let b: TestServer;
   beforeAll(async () => {
-    a = await startTestServer('postgres');
-    b = await startTestServer('postgres', {}, { databaseUrl: a.config.databaseUrl });
+    a = await startTestServer('postgres', {}, { groupingThread: true });
+    b = await startTestServer(
+      'postgres',
+      {},
+      { databaseUrl: a.config.databaseUrl, groupingThread: true },
+    );
   });
   afterAll(async () => {
     await b?.close();
@@ -308,12 +316,29 @@ describe.each(DIALECTS)('ISSUE_GROUPING=off on %s', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await projectState(off.ctx.db, t.projectId)).toMatchObject({ reports: 12, grouped: 0 });
 
-    on = await startTestServer(dialect, {}, { databaseUrl: off.config.databaseUrl });
+    on = await startTestServer(
+      dialect,
+      {},
+      { databaseUrl: off.config.databaseUrl, groupingThread: true },
+    );
     await waitUntil(
       async () => (await projectState(off.ctx.db, t.projectId)).grouped === 12,
       10_000,
       'all 12 grouped by the other instance',
     );
     expect(await projectState(off.ctx.db, t.projectId)).toMatchObject({ issues: 3, counted: 12 });
+  });
+});
+
+describe('the grouping thread', () => {
+  it('says why it cannot start, fails its batches with the cause, and closes', async () => {
+    // A database "inside" a plain file: its directory can never be made.
+    const file = join(mkdtempSync(join(tmpdir(), 'debrief-grouping-')), 'a-file');
+    writeFileSync(file, '');
+    const thread = startGroupingThread({ url: join(file, 'debrief.db') });
+    await expect(thread.ready()).rejects.toThrow(/EEXIST|ENOTDIR/);
+    // The next batch starts a new thread, which fails the same way: the grouper retries later.
+    await expect(thread.group(10, new Date())).rejects.toThrow(/EEXIST|ENOTDIR/);
+    await thread.close();
   });
 });

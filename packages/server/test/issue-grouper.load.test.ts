@@ -18,7 +18,12 @@ const DEADLINE_MS = 2000;
 describe.each(DIALECTS)('the grouper keeps up with ingest on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect, { FREE_TIER_MONTHLY_REPORTS: 'unlimited' });
+    // In its thread, as `debrief serve` groups.
+    server = await startTestServer(
+      dialect,
+      { FREE_TIER_MONTHLY_REPORTS: 'unlimited' },
+      { groupingThread: true },
+    );
   });
   afterAll(() => server.close());
 

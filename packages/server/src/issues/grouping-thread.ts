@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import { errorWithCode } from '../errors/storage-fault.js';
 import { startWorker } from '../start-worker.js';
@@ -42,15 +41,17 @@ export function startGroupingThread(
   let worker: Worker | null = null;
   let ready: Promise<void> = Promise.resolve();
   let nextId = 0;
-  const waiting = new Map<number, Waiting>();
-
-  const failAll = (error: unknown) => {
-    for (const w of waiting.values()) w.reject(error);
-    waiting.clear();
-  };
+  /** The batches each thread was given: a thread that ends fails its own, not its successor's. */
+  const waitingOn = new WeakMap<Worker, Map<number, Waiting>>();
 
   function spawn(): Worker {
     const thread = startWorker(import.meta.url, 'grouping-worker', data);
+    const waiting = new Map<number, Waiting>();
+    waitingOn.set(thread, waiting);
+    const failAll = (error: unknown) => {
+      for (const w of waiting.values()) w.reject(error);
+      waiting.clear();
+    };
     ready = new Promise<void>((resolve, reject) => {
       thread.on('message', (message: FromGroupingThread) => {
         if (message.type === 'ready') resolve();
@@ -85,19 +86,20 @@ export function startGroupingThread(
     /** Resolves once the thread has its connection; rejects with why it could not. */
     ready: () => ready,
     group(limit, now) {
-      worker ??= spawn();
+      const thread = (worker ??= spawn());
       const id = ++nextId;
       const message: ToGroupingThread = { type: 'group', id, limit, now: now.toISOString() };
       return new Promise<BatchResult>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        worker?.postMessage(message);
+        waitingOn.get(thread)?.set(id, { resolve, reject });
+        thread.postMessage(message);
       });
     },
     async close() {
       const thread = worker;
       worker = null;
       if (!thread) return;
-      const exited = once(thread, 'exit');
+      // Not events.once: it would reject on an 'error' of a thread that failed as it started.
+      const exited = new Promise((resolve) => thread.once('exit', resolve));
       const message: ToGroupingThread = { type: 'close' };
       thread.postMessage(message);
       await exited;
