@@ -86,7 +86,8 @@ export function startGroupingThread(
     /** Resolves once the thread has its connection; rejects with why it could not. */
     ready: () => ready,
     group(limit, now) {
-      const thread = (worker ??= spawn());
+      worker ??= spawn();
+      const thread = worker;
       const id = ++nextId;
       const message: ToGroupingThread = { type: 'group', id, limit, now: now.toISOString() };
       return new Promise<BatchResult>((resolve, reject) => {
