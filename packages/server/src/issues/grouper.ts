@@ -39,10 +39,12 @@ const MAX_BACKOFF_MS = 30_000;
 
 /**
  * The background grouper (issue 18): off the request path, it places every report in an issue,
- * in report order, a batch per transaction (group-batch.ts). It polls every `intervalMs`, and
- * while whole batches wait it goes on after a pause as long as the last round, so a report has
- * its issue within 2 s of its 201 at the bench's load and a backlog never takes more than half
- * of the event loop. Progress lives in the database, not here: stopping it (or kill -9)
+ * in report order, a batch per transaction (group-batch.ts), where `batches` runs them (the
+ * server: a thread of their own). It polls every `intervalMs`, and while whole batches wait it
+ * goes on after a pause as long as the last round, so a backlog never takes more than half of
+ * the event loop or of SQLite's write lock. At the bench's saturating ingest that is too little
+ * to keep up (reports waited up to 4 s; BENCHMARKS.md). Progress lives in the database, not
+ * here: stopping it (or kill -9)
  * loses nothing, and a new one resumes with the first report still without an issue. Any
  * number of instances may run one on a PostgreSQL database; the progress row's lock lets one
  * group at a time, and the others skip their round.
