@@ -48,36 +48,30 @@ export function startGroupingThread(
     const thread = startWorker(import.meta.url, 'grouping-worker', data);
     const waiting = new Map<number, Waiting>();
     waitingOn.set(thread, waiting);
-    const failAll = (error: unknown) => {
-      for (const w of waiting.values()) w.reject(error);
-      waiting.clear();
-    };
+    let started = () => {};
+    let failedToStart: (error: unknown) => void = () => {};
     ready = new Promise<void>((resolve, reject) => {
-      thread.on('message', (message: FromGroupingThread) => {
-        if (message.type === 'ready') resolve();
-      });
-      thread.once('error', reject);
-      thread.once('exit', (code) =>
-        reject(new Error(`The grouping thread exited (code ${code}).`)),
-      );
+      started = resolve;
+      failedToStart = reject;
     });
     // Nobody may ask: ready() is for start-up.
     ready.catch(() => {});
+    /** The thread failed or exited: its batches fail (and its start, if it never started). */
+    const end = (error: unknown) => {
+      if (worker === thread) worker = null;
+      failedToStart(error);
+      for (const w of waiting.values()) w.reject(error);
+      waiting.clear();
+    };
     thread.on('message', (message: FromGroupingThread) => {
-      if (message.type === 'ready') return;
+      if (message.type === 'ready') return started();
       const w = waiting.get(message.id);
       waiting.delete(message.id);
       if (message.type === 'grouped') w?.resolve(message.result);
       else w?.reject(errorWithCode(message.error, message.code));
     });
-    thread.on('error', (error) => {
-      if (worker === thread) worker = null;
-      failAll(error);
-    });
-    thread.on('exit', (code) => {
-      if (worker === thread) worker = null;
-      failAll(new Error(`The grouping thread exited (code ${code}).`));
-    });
+    thread.on('error', end);
+    thread.on('exit', (code) => end(new Error(`The grouping thread exited (code ${code}).`)));
     return thread;
   }
 
