@@ -44,6 +44,8 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
           'SIGNUPS',
           'SIGNUPS_PER_ADDRESS',
           'SQLITE_SYNC',
+          'SQLITE_READERS',
+          'POSTGRES_READ_CONNECTIONS',
           'LOG_LEVEL',
           'TRUST_PROXY',
           'REQUEST_TIMEOUT_MS',

@@ -35,6 +35,7 @@ export async function buildContext(
 ): Promise<AppContext & { close(): Promise<void> }> {
   const { database } = await openMigratedDatabase(config.databaseUrl, log, {
     readers: config.sqliteReaders,
+    postgresConnections: config.postgresReadConnections,
     timeoutMs: config.readTimeoutMs,
   });
   if (database.created) {

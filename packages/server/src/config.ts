@@ -86,6 +86,15 @@ const Env = z.object({
     .min(0, { error: 'must be a whole number of reader processes, 0 to 16' })
     .max(16, { error: 'must be a whole number of reader processes, 0 to 16' })
     .default(2),
+  // How many report reads of this instance run at once on PostgreSQL (the read pool's
+  // connections); the rest queue in the server. Ten at once took both cores of the bench's
+  // machine from ingest (BENCHMARKS.md); raise it with PostgreSQL's cores.
+  POSTGRES_READ_CONNECTIONS: z.coerce
+    .number({ error: 'must be a whole number of connections, 1 to 100' })
+    .int({ error: 'must be a whole number of connections, 1 to 100' })
+    .min(1, { error: 'must be a whole number of connections, 1 to 100' })
+    .max(100, { error: 'must be a whole number of connections, 1 to 100' })
+    .default(2),
   READ_TIMEOUT_MS: limit(10_000, 'milliseconds'),
   // Whether this instance groups reports into issues (issue 18). `off` on some of several
   // instances on one PostgreSQL leaves grouping to the others; nothing is lost while no
@@ -164,6 +173,8 @@ export interface Config {
    * main connection, as before (db/sqlite-reader-pool.ts).
    */
   sqliteReaders: number;
+  /** Report reads run at once on PostgreSQL: the read pool's connections (db/pg-read-pool.ts). */
+  postgresReadConnections: number;
   /** Whether this instance runs the grouper (issues/grouper.ts). */
   issueGrouping: boolean;
   /** A report read running longer is stopped: 503 `read_timeout` (0 = no limit). */
@@ -248,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupsPerAddress: e.SIGNUPS_PER_ADDRESS,
     sqliteSync: e.SQLITE_SYNC,
     sqliteReaders: e.SQLITE_READERS,
+    postgresReadConnections: e.POSTGRES_READ_CONNECTIONS,
     issueGrouping: e.ISSUE_GROUPING === 'on',
     readTimeoutMs: e.READ_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,

@@ -22,6 +22,7 @@ describe('configuration', () => {
       maxSourcesPerProject: 1000,
       sqliteSync: 'normal',
       sqliteReaders: 2,
+      postgresReadConnections: 2,
       readTimeoutMs: 10_000,
       issueGrouping: true,
       logLevel: 'info',
@@ -84,6 +85,7 @@ describe('configuration', () => {
       SIGNUPS_PER_ADDRESS: '20',
       SQLITE_SYNC: 'full',
       SQLITE_READERS: '0',
+      POSTGRES_READ_CONNECTIONS: '4',
       READ_TIMEOUT_MS: '2500',
       ISSUE_GROUPING: 'off',
       LOG_LEVEL: 'warn',
@@ -102,6 +104,7 @@ describe('configuration', () => {
       signupsPerAddress: 20,
       sqliteSync: 'full',
       sqliteReaders: 0,
+      postgresReadConnections: 4,
       readTimeoutMs: 2500,
       issueGrouping: false,
       trustProxy: 2,
@@ -159,6 +162,7 @@ describe('configuration', () => {
         STREAMS_PER_ACCOUNT: '0',
         STREAM_BUFFER_BYTES: '1024',
         SQLITE_READERS: '17',
+        POSTGRES_READ_CONNECTIONS: '0',
         READ_TIMEOUT_MS: '-1',
       });
     } catch (error) {
@@ -173,6 +177,7 @@ describe('configuration', () => {
         'STREAMS_PER_ACCOUNT',
         'STREAM_BUFFER_BYTES',
         'SQLITE_READERS',
+        'POSTGRES_READ_CONNECTIONS',
         'READ_TIMEOUT_MS',
       ])
         expect(message).toContain(name);

@@ -44,6 +44,7 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
     testDb = await createTestDatabase(dialect);
     ({ database } = await openMigratedDatabase(testDb.url, undefined, {
       readers: 2,
+      postgresConnections: 2,
       timeoutMs: 10_000,
     }));
     return database.kysely;

@@ -39,10 +39,12 @@ export interface Database {
 
 /**
  * Report reads off the main connection (the server; CLI commands keep everything on it):
- * `readers` reader processes on a SQLite file, and each read stopped after `timeoutMs`.
+ * `readers` reader processes on a SQLite file or `postgresConnections` read connections to
+ * PostgreSQL, and each read stopped after `timeoutMs`.
  */
 export interface ReadOptions {
   readers: number;
+  postgresConnections: number;
   timeoutMs: number;
 }
 
@@ -77,6 +79,7 @@ export function openDatabase(
     const readPool = reads
       ? new PgReadPool(url, {
           timeoutMs: reads.timeoutMs,
+          connections: reads.postgresConnections,
           onError: (error) =>
             log.warn(
               { err: error },

@@ -10,17 +10,29 @@ const QUERY_CANCELED = '57014';
  * so a read past READ_TIMEOUT_MS is stopped by the server itself, while the main pool (writes,
  * transactions, migrations, `debrief copy`) has no such limit. A read whose request is
  * abandoned is cancelled with pg_cancel_backend on its connection's backend.
+ *
+ * The pool has few connections (POSTGRES_READ_CONNECTIONS, 2): reads past them wait in the
+ * server for a free one. A dashboard's reads (a month's timeseries, the tools table) are
+ * aggregations that keep a PostgreSQL backend busy; ten of them at once took the CPU that
+ * commits of reports need, and ingest beside them fell from 1,300 to 100–150 req/s on the
+ * bench's two cores, where two at once left it 500–700 (BENCHMARKS.md).
  */
 export class PgReadPool implements ReadPool {
   readonly #pool: pg.Pool;
+  #running = 0;
+  readonly #waiting: { start(): void }[] = [];
 
   constructor(
     private readonly url: string,
-    private readonly options: { timeoutMs: number; onError(error: Error): void },
+    private readonly options: {
+      timeoutMs: number;
+      connections: number;
+      onError(error: Error): void;
+    },
   ) {
     this.#pool = new pg.Pool({
       connectionString: url,
-      max: 10,
+      max: options.connections,
       connectionTimeoutMillis: 5000,
       keepAlive: true,
       statement_timeout: options.timeoutMs,
@@ -35,6 +47,51 @@ export class PgReadPool implements ReadPool {
     signal: AbortSignal | undefined,
   ): Promise<QueryResult<unknown>> {
     if (signal?.aborted) throw readCancelled();
+    await this.#turn(signal);
+    try {
+      return await this.#run(query, signal);
+    } finally {
+      this.#next();
+    }
+  }
+
+  /**
+   * Waits for one of the `connections` turns, first come first served: here rather than in
+   * pg's own queue, whose wait would count against connectionTimeoutMillis and fail a read
+   * queued behind slow ones as if PostgreSQL were unreachable. A read waits as on SQLite
+   * (sqlite-reader-pool.ts): its time limit starts when it runs; a request abandoned while
+   * waiting leaves the queue.
+   */
+  #turn(signal: AbortSignal | undefined): Promise<void> {
+    if (this.#running < this.options.connections) {
+      this.#running += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        start: () => {
+          signal?.removeEventListener('abort', leave);
+          resolve();
+        },
+      };
+      const leave = () => {
+        const at = this.#waiting.indexOf(waiter);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        reject(readCancelled());
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      this.#waiting.push(waiter);
+    });
+  }
+
+  /** Hands the turn that ended to the next read waiting, if any. */
+  #next(): void {
+    const waiter = this.#waiting.shift();
+    if (waiter) waiter.start();
+    else this.#running -= 1;
+  }
+
+  async #run(query: CompiledQuery, signal: AbortSignal | undefined): Promise<QueryResult<unknown>> {
     const client = await this.#pool.connect();
     // The backend's pid, from the connection's BackendKeyData (pg sets it; its types omit it).
     const pid = (client as unknown as { processID: number }).processID;
@@ -77,5 +134,7 @@ export class PgReadPool implements ReadPool {
 
   async close(): Promise<void> {
     await this.#pool.end();
+    // Reads still waiting for a turn now fail on the ended pool instead of waiting forever.
+    for (const waiter of this.#waiting.splice(0)) waiter.start();
   }
 }
