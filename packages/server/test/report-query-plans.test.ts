@@ -62,7 +62,10 @@ const STARTS: PageStart[] = [
 ];
 const PAGES = LIST_FILTERS.flatMap((filters) => STARTS.map((start) => ({ filters, start })));
 
-/** The issues list with a date range (issue 18, item 5): every filter, sort and bound. */
+/**
+ * The issues list with a date range (issue 18, item 5): every filter and bound, sorted by the
+ * range's count and by a column (the sort changes no seek, only what orders the page).
+ */
 const ISSUE_RANGES: IssueRange[] = [
   { from: FROM },
   { before: BEFORE },
@@ -76,7 +79,7 @@ const ISSUE_FILTERS: IssueFilters[] = [
 ];
 const ISSUE_QUERIES = ISSUE_RANGES.flatMap((range) =>
   ISSUE_FILTERS.flatMap((filters) =>
-    (['count', 'last_seen', 'first_seen'] as const).map((sort) => ({ range, filters, sort })),
+    (['count', 'last_seen'] as const).map((sort) => ({ range, filters, sort })),
   ),
 );
 const issueQueries = (kysely: Kysely<DB>, q: (typeof ISSUE_QUERIES)[number]) => [
