@@ -58,11 +58,20 @@ export interface IssueFilters {
   /** The issue's most frequent outcome. */
   outcome?: Outcome;
   tool_name?: string;
-  /** `last_seen` (default), `first_seen` or `count`, descending. */
+  /**
+   * `last_seen` (default), `first_seen` or `count`, descending; with `from`/`to`, `count` is
+   * the reports in the range.
+   */
   sort?: 'last_seen' | 'first_seen' | 'count';
   page?: number;
   /** Issues per page, 1–100 (default 50). */
   limit?: number;
+  /**
+   * A date range, as `getReports` takes it (ISO strings or Dates; a date-only `to` covers its
+   * day): only issues with a report in it, each with `range_count`.
+   */
+  from?: string | Date;
+  to?: string | Date;
 }
 
 export interface Reader {

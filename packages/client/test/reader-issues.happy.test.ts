@@ -27,6 +27,16 @@ describe('createReader: issues', () => {
       issues = await reader.listIssues(t.projectId, { sort: 'count' });
     }
     expect(issues.issues.map((i) => i.report_count)).toEqual([2, 1]);
+    expect(issues.issues.map((i) => i.range_count)).toEqual([null, null]);
+    // A range as Dates or strings: every report is from the last minute.
+    const recent = await reader.listIssues(t.projectId, {
+      sort: 'count',
+      from: new Date(Date.now() - 60_000),
+      to: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect(recent.issues.map((i) => i.range_count)).toEqual([2, 1]);
+    const before = await reader.listIssues(t.projectId, { to: '2020-01-01' });
+    expect(before.pagination.total).toBe(0);
     const [big, small] = issues.issues.map((i) => i.id) as [string, string];
     const all = [];
     for await (const issue of reader.iterateIssues(t.projectId, { status: 'all', limit: 1 }))

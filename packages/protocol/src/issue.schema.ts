@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { OUTCOMES } from './outcomes.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, positiveInt } from './query.schema.js';
+import {
+  DEFAULT_PAGE_LIMIT,
+  fromNotAfterTo,
+  MAX_PAGE_LIMIT,
+  positiveInt,
+  TimeBoundParam,
+} from './query.schema.js';
 import {
   describeValue,
   hasNoNul,
@@ -43,28 +49,37 @@ const label = validText(
   z.string().max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` }),
 );
 
-/** Query of `GET /v1/dashboard/{projectId}/issues`. */
-export const ListIssuesQuery = z.object({
-  status: z
-    .enum([...ISSUE_STATUSES, 'all'], {
-      error: (i) =>
-        `must be one of open, resolved, ignored, all (received ${describeValue(i.input)})`,
-    })
-    .optional()
-    .default('open'),
-  outcome: Outcome.optional(),
-  tool_name: label.optional(),
-  sort: z
-    .enum(ISSUE_SORTS, {
-      error: (i) => `must be one of ${ISSUE_SORTS.join(', ')} (received ${describeValue(i.input)})`,
-    })
-    .optional()
-    .default('last_seen'),
-  page: positiveInt('page').optional().default(1),
-  limit: positiveInt('limit')
-    .optional()
-    .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT)),
-});
+/**
+ * Query of `GET /v1/dashboard/{projectId}/issues`. `from`/`to` are the reports list's, parsed
+ * and refused alike: with either, only issues with a report in the range are listed, each with
+ * its `range_count`, and `sort=count` orders by that count instead of the all-time one.
+ */
+export const ListIssuesQuery = z
+  .object({
+    status: z
+      .enum([...ISSUE_STATUSES, 'all'], {
+        error: (i) =>
+          `must be one of open, resolved, ignored, all (received ${describeValue(i.input)})`,
+      })
+      .optional()
+      .default('open'),
+    outcome: Outcome.optional(),
+    tool_name: label.optional(),
+    sort: z
+      .enum(ISSUE_SORTS, {
+        error: (i) =>
+          `must be one of ${ISSUE_SORTS.join(', ')} (received ${describeValue(i.input)})`,
+      })
+      .optional()
+      .default('last_seen'),
+    page: positiveInt('page').optional().default(1),
+    limit: positiveInt('limit')
+      .optional()
+      .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT)),
+    from: TimeBoundParam.optional(),
+    to: TimeBoundParam.optional(),
+  })
+  .refine(...fromNotAfterTo);
 export type ListIssuesQuery = z.output<typeof ListIssuesQuery>;
 export type ListIssuesQueryInput = z.input<typeof ListIssuesQuery>;
 
@@ -78,6 +93,11 @@ export const IssueSummary = z.object({
   outcome: z.enum(OUTCOMES),
   tool_name: z.string().nullable(),
   report_count: z.number().int(),
+  /**
+   * Its reports in the list's `from`/`to` range (issues list only); null when no range was
+   * asked for, and in every other place an issue is shown (its page, `event: issue`).
+   */
+  range_count: z.number().int().nullable(),
   first_seen: WireTimestamp,
   last_seen: WireTimestamp,
   /** The `details` of its most recent report, cut to 280 characters. */

@@ -80,7 +80,11 @@ export const positiveInt = (name: string) =>
     })
     .describe(name);
 
-const timeBound = z.string().transform((text, ctx) => {
+/**
+ * A `from` or `to` query parameter: the reports list's and the issues list's, one parser and one
+ * message so both endpoints read dates alike. `from` keeps its `start`, `to` its `end`.
+ */
+export const TimeBoundParam = z.string().transform((text, ctx) => {
   const bound = parseTimeBound(text);
   if (!bound) {
     ctx.addIssue({
@@ -91,6 +95,19 @@ const timeBound = z.string().transform((text, ctx) => {
   }
   return bound;
 });
+
+/**
+ * The refinement of a query with `from` and `to`: a range that ends before it starts is refused
+ * rather than answered with nothing. Spread into `.refine(...)`.
+ */
+export const fromNotAfterTo: [
+  (q: { from?: TimeBound; to?: TimeBound }) => boolean,
+  { error: string; path: string[] },
+] = [
+  (q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(),
+  // The field name leads the detail ("from must not be after to"), so it is not repeated.
+  { error: 'must not be after to', path: ['from'] },
+];
 
 const label = validText(
   z.string().max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` }),
@@ -105,8 +122,8 @@ export const ListReportsQuery = z
     outcome: Outcome.optional(),
     tool_name: label.optional(),
     source: label.optional(),
-    from: timeBound.optional(),
-    to: timeBound.optional(),
+    from: TimeBoundParam.optional(),
+    to: TimeBoundParam.optional(),
     /** Only the reports of this issue (32 hex). */
     issue_id: z
       .string()
@@ -132,11 +149,7 @@ export const ListReportsQuery = z
       })
       .optional(),
   })
-  .refine((q) => !q.from || !q.to || q.from.start.getTime() < q.to.end.getTime(), {
-    // The field name leads the detail ("from must not be after to"), so it is not repeated.
-    error: 'must not be after to',
-    path: ['from'],
-  })
+  .refine(...fromNotAfterTo)
   .refine((q) => q.page === undefined || q.cursor === undefined, {
     error:
       'cannot be combined with cursor: a cursor already says where its page starts; send page for a page by number or cursor to continue a walk, not both',

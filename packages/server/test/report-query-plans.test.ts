@@ -18,6 +18,12 @@ import {
 import { openMigratedDatabase } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
 import { listUngroupedReports } from '../src/issues/grouping.repository.js';
+import type { IssueFilters } from '../src/issues/issue.repository.js';
+import {
+  countIssuesInRange,
+  type IssueRange,
+  listIssuesInRange,
+} from '../src/issues/issue-range.repository.js';
 import {
   countReportsByOutcome,
   findReportById,
@@ -55,6 +61,31 @@ const STARTS: PageStart[] = [
   { after: { createdAt: '2026-01-15T00:00:00.000Z', id: 'f'.repeat(32) } },
 ];
 const PAGES = LIST_FILTERS.flatMap((filters) => STARTS.map((start) => ({ filters, start })));
+
+/**
+ * The issues list with a date range (issue 18, item 5): every filter and bound, sorted by the
+ * range's count and by a column (the sort changes no seek, only what orders the page).
+ */
+const ISSUE_RANGES: IssueRange[] = [
+  { from: FROM },
+  { before: BEFORE },
+  { from: FROM, before: BEFORE },
+];
+const ISSUE_FILTERS: IssueFilters[] = [
+  {},
+  { status: 'open' },
+  { status: 'open', toolName: 'search' },
+  { outcome: 'failure' },
+];
+const ISSUE_QUERIES = ISSUE_RANGES.flatMap((range) =>
+  ISSUE_FILTERS.flatMap((filters) =>
+    (['count', 'last_seen'] as const).map((sort) => ({ range, filters, sort })),
+  ),
+);
+const issueQueries = (kysely: Kysely<DB>, q: (typeof ISSUE_QUERIES)[number]) => [
+  () => listIssuesInRange(kysely, PROJECT, q.filters, q.range, q.sort, { offset: 0, limit: 50 }),
+  () => countIssuesInRange(kysely, PROJECT, q.filters, q.range),
+];
 
 /** The index a page must seek in: the most selective label given, or time (migration 0011). */
 function pageIndex(filters: ReportFilters): string {
@@ -230,6 +261,27 @@ describe('query plans of the reports on SQLite', () => {
     expect(ungrouped!.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
 
+  it("lists issues over a date range by seeking each issue's reports in the range, never the project's whole history (issue 18)", async () => {
+    for (const q of ISSUE_QUERIES) {
+      for (const run of issueQueries(kysely, q)) {
+        const [plan] = await plans(run);
+        const what = JSON.stringify(q);
+        const text = plan!.join('\n');
+        expect.soft(text, what).not.toMatch(/SCAN (reports|issues)/);
+        expect.soft(text, what).toMatch(/SEARCH issues USING (COVERING )?INDEX issues_by_project_/);
+        const reports = plan!.filter((step) => /^(SCAN|SEARCH) reports/.test(step));
+        expect.soft(reports.length, what).toBeGreaterThan(0);
+        for (const step of reports) {
+          expect
+            .soft(step, what)
+            .toMatch(
+              /^SEARCH reports USING COVERING INDEX reports_by_project_issue \(project_id=\? AND issue_id=\? AND created_at[<>]/,
+            );
+        }
+      }
+    }
+  });
+
   it('seeks for the account overview, a report by id and a resumed stream too', async () => {
     const all = [
       ...(await plans(() => findReportById(kysely, PROJECT))),
@@ -285,9 +337,41 @@ describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on Pos
     'Node Type': string;
     'Relation Name'?: string;
     'Index Name'?: string;
+    'Index Cond'?: string;
     Plans?: PlanNode[];
   }
   const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+  it("lists issues over a date range with each issue's reports read by issue and range (issue 18)", async () => {
+    for (const q of ISSUE_QUERIES) {
+      for (const run of issueQueries(kysely, q)) {
+        queries.length = 0;
+        await run();
+        const [query] = queries;
+        const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `explain (format json) ${query!.sql}`,
+          query!.parameters as unknown[],
+        );
+        const all = nodes(rows[0]!['QUERY PLAN'][0].Plan);
+        const what = JSON.stringify(q);
+        const onTables = all.filter((node) => node['Relation Name'] !== undefined);
+        expect
+          .soft(
+            onTables.map((node) => node['Node Type']),
+            what,
+          )
+          .not.toContain('Seq Scan');
+        const onReports = all.filter((node) => node['Relation Name'] === 'reports');
+        expect.soft(onReports.length, what).toBeGreaterThan(0);
+        for (const node of onReports) {
+          // The issue is bound in the index condition: only its entries in the range are read.
+          expect.soft(node['Index Name'], what).toBe('reports_by_project_issue');
+          expect.soft(node['Index Cond'], what).toMatch(/issue_id = issues\.id/);
+          expect.soft(node['Index Cond'], what).toMatch(/created_at [<>]/);
+        }
+      }
+    }
+  });
 
   it('pages every combination of the five filters through an index, without sorting', async () => {
     for (const { filters, start } of PAGES) {

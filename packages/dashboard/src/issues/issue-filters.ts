@@ -1,4 +1,6 @@
 import type { IssueStatus, ListIssuesQuery } from '@debrief/protocol';
+import type { DateRange } from '../reports/date-range-fields';
+import { dateParam } from '../reports/report-filters';
 import { navigate, useLocation, withQuery } from '../router';
 
 export type StatusTab = IssueStatus | 'all';
@@ -11,8 +13,11 @@ export const SORT_LABELS: Record<IssueSort, string> = {
   first_seen: 'Newest',
 };
 
-/** The Issues view's state, in the URL like the reports view's. */
-export interface IssueFilters {
+/**
+ * The Issues view's state, in the URL like the reports view's, and its date range read the same
+ * way (`from`/`to`, UTC days; none = all time, the default).
+ */
+export interface IssueFilters extends DateRange {
   status: StatusTab;
   sort: IssueSort;
   page: number;
@@ -26,8 +31,9 @@ export const STATUS_TABS: { id: StatusTab; label: string }[] = [
 ];
 
 /**
- * "Worst first" is the default: most reports first (`sort=count`). The list API has no date
- * range, so the counts are all-time; the sparkline shows the last 14 days.
+ * "Worst first" is the default: most reports first (`sort=count`), all-time unless a range is
+ * picked, then the reports in the range (the list API's `range_count`); the sparkline always
+ * shows the last 14 days.
  */
 export const DEFAULT_SORT: IssueSort = 'count';
 
@@ -39,6 +45,8 @@ function parse(query: URLSearchParams): IssueFilters {
     status: STATUS_TABS.some((tab) => tab.id === status) ? (status as StatusTab) : 'open',
     sort: ISSUE_SORTS.includes(sort as IssueSort) ? (sort as IssueSort) : DEFAULT_SORT,
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+    from: dateParam(query, 'from'),
+    to: dateParam(query, 'to'),
   };
 }
 
@@ -52,6 +60,8 @@ export function useIssueFilters(): [IssueFilters, (change: Partial<IssueFilters>
         status: next.status === 'open' ? null : next.status,
         sort: next.sort === DEFAULT_SORT ? null : next.sort,
         page: next.page > 1 ? next.page : null,
+        from: next.from,
+        to: next.to,
       }),
     );
   };

@@ -74,8 +74,20 @@ export function IssueRow({
       </div>
       <IssueTrend projectId={projectId} issue={issue} />
       <span className="issue-count">
-        <strong>{formatCount(issue.report_count)}</strong>
-        <span className="muted small"> {issue.report_count === 1 ? 'report' : 'reports'}</span>
+        {issue.range_count !== null && (
+          <span className="issue-range-count">
+            <strong>{formatCount(issue.range_count)}</strong>
+            <span className="muted small"> in range</span>
+          </span>
+        )}
+        <span>
+          <strong>{formatCount(issue.report_count)}</strong>
+          <span className="muted small">
+            {' '}
+            {issue.report_count === 1 ? 'report' : 'reports'}
+            {issue.range_count !== null && ' in all'}
+          </span>
+        </span>
       </span>
     </li>
   );

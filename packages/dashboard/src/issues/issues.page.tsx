@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ConsoleProject } from '../api/console.types';
 import { useAction } from '../api/use-action';
 import { useResource } from '../api/use-resource';
+import { DateRangeFields } from '../reports/date-range-fields';
 import { FirstReportGuide } from '../reports/first-report-guide';
 import { LiveIndicator } from '../reports/live-indicator';
 import { useLiveReports } from '../reports/use-live-reports';
@@ -36,7 +37,10 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
     sort: filters.sort,
     page: filters.page,
     limit: PAGE_SIZE,
+    from: filters.from,
+    to: filters.to,
   })}`;
+  const ranged = Boolean(filters.from || filters.to);
   const list = useResource(listPath, () => api.get<IssueList>(listPath));
   const lastVisit = useLastVisit(session.account.id, project.id);
 
@@ -178,12 +182,20 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
           >
             {Object.entries(SORT_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
-                {label}
+                {value === 'count' && ranged ? `${label} in range` : label}
               </option>
             ))}
           </select>
         </label>
       </div>
+      {/* Every control applies at once: there is nothing to submit. */}
+      <form
+        className="filters issues-range"
+        aria-label="Issue date range"
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <DateRangeFields range={filters} onChange={setFilters} />
+      </form>
       <div className="bulk-bar">
         <label className="bulk-all">
           <input
@@ -240,9 +252,11 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
               ? 'No issue on this page has that in its title.'
               : data.pagination.total > 0
                 ? 'This page is past the end of the list.'
-                : filters.status === 'open'
-                  ? 'No open issues. New reports will open them here.'
-                  : `No ${filters.status === 'all' ? '' : `${filters.status} `}issues.`}
+                : ranged
+                  ? `No ${filters.status === 'all' ? '' : `${filters.status} `}issue has reports in this range.`
+                  : filters.status === 'open'
+                    ? 'No open issues. New reports will open them here.'
+                    : `No ${filters.status === 'all' ? '' : `${filters.status} `}issues.`}
           </p>
         </div>
       )}

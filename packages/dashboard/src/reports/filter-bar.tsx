@@ -1,16 +1,11 @@
 import { useId } from 'react';
 import type { SourcesSummary } from '../api/console.types';
-import { formatCount, utcDateDaysAgo } from '../ui/format';
+import { formatCount } from '../ui/format';
+import { DateRangeFields } from './date-range-fields';
 import { hasNarrowingFilters, type ReportFilters } from './report-filters';
 
-const PRESETS = [
-  { label: 'Today', days: 0 },
-  { label: '7 days', days: 6 },
-  { label: '30 days', days: 29 },
-] as const;
-
 /**
- * Tool, source and date range. Dates are UTC days, like the API's date-only bounds. Tools and
+ * Tool, source and date range (DateRangeFields, shared with the Issues view). Tools and
  * sources are chosen from what the project has received (a source is matched exactly, so a
  * typed one would miss on case alone); a value from the URL that the list lacks stays offered.
  */
@@ -30,11 +25,6 @@ export function FilterBar({
   const sourceOptions = sources?.sources ?? [];
   const selectedSourceMissing =
     filters.source !== null && !sourceOptions.some((item) => item.source === filters.source);
-  const today = utcDateDaysAgo(0);
-  const activePreset = PRESETS.find(
-    (preset) => filters.from === utcDateDaysAgo(preset.days) && filters.to === null,
-  );
-  const allTime = !filters.from && !filters.to;
 
   return (
     // Every control applies at once: there is nothing to submit.
@@ -79,48 +69,7 @@ export function FilterBar({
           )}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-from`}>From (UTC)</label>
-        <input
-          id={`${id}-from`}
-          type="date"
-          value={filters.from ?? ''}
-          max={filters.to ?? today}
-          onChange={(event) => onChange({ from: event.target.value || null })}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-to`}>To (UTC)</label>
-        <input
-          id={`${id}-to`}
-          type="date"
-          value={filters.to ?? ''}
-          min={filters.from ?? undefined}
-          onChange={(event) => onChange({ to: event.target.value || null })}
-        />
-      </div>
-      <fieldset className="presets">
-        <legend className="sr-only">Date range</legend>
-        {PRESETS.map((preset) => (
-          <button
-            key={preset.label}
-            type="button"
-            className="chip"
-            aria-pressed={activePreset === preset}
-            onClick={() => onChange({ from: utcDateDaysAgo(preset.days), to: null })}
-          >
-            {preset.label}
-          </button>
-        ))}
-        <button
-          type="button"
-          className="chip"
-          aria-pressed={allTime}
-          onClick={() => onChange({ from: null, to: null })}
-        >
-          All time
-        </button>
-      </fieldset>
+      <DateRangeFields range={filters} onChange={onChange} />
       {hasNarrowingFilters(filters) && (
         <button
           type="button"

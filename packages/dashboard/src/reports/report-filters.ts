@@ -1,15 +1,12 @@
 import { OUTCOMES, type Outcome } from '@debrief/protocol';
 import { navigate, useLocation, withQuery } from '../router';
+import type { DateRange } from './date-range-fields';
 
 /** The reports view's state, all of it in the URL so a view can be reloaded and shared. */
-export interface ReportFilters {
+export interface ReportFilters extends DateRange {
   outcome: Outcome | null;
   tool_name: string | null;
   source: string | null;
-  /** YYYY-MM-DD (UTC), inclusive */
-  from: string | null;
-  /** YYYY-MM-DD (UTC), inclusive: the whole day */
-  to: string | null;
   /** Only the reports of this issue (an issue page links here). */
   issue_id: string | null;
   page: number;
@@ -18,19 +15,21 @@ export interface ReportFilters {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^[0-9a-f]{32}$/;
 
+/** `from`/`to` of a view's URL: a YYYY-MM-DD day, or null (absent or not a day). */
+export function dateParam(query: URLSearchParams, name: 'from' | 'to'): string | null {
+  const value = query.get(name);
+  return value && DATE.test(value) ? value : null;
+}
+
 function parseFilters(query: URLSearchParams): ReportFilters {
   const outcome = query.get('outcome');
   const page = Number(query.get('page') ?? '1');
-  const date = (name: string) => {
-    const value = query.get(name);
-    return value && DATE.test(value) ? value : null;
-  };
   return {
     outcome: OUTCOMES.includes(outcome as Outcome) ? (outcome as Outcome) : null,
     tool_name: query.get('tool_name') || null,
     source: query.get('source') || null,
-    from: date('from'),
-    to: date('to'),
+    from: dateParam(query, 'from'),
+    to: dateParam(query, 'to'),
     issue_id: ID.test(query.get('issue_id') ?? '') ? query.get('issue_id') : null,
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
   };
@@ -99,7 +98,7 @@ export function matchesFacetFilters(
   filters: ReportFilters,
 ): boolean {
   // A live report is not grouped yet (its issue comes a moment later): the issue's view
-  // picks it up on its next reload instead.
+  // reloads until it is (use-awaited-grouping.ts).
   if (filters.issue_id && report.issue_id !== filters.issue_id) return false;
   if (filters.tool_name && report.tool_name !== filters.tool_name) return false;
   if (filters.source && report.source !== filters.source) return false;

@@ -25,6 +25,7 @@ import {
   useReportFilters,
 } from './report-filters';
 import { ReportItem } from './report-item';
+import { useAwaitedGrouping } from './use-awaited-grouping';
 import { useLiveReports } from './use-live-reports';
 import { useThrottledRefresh } from './use-throttled-refresh';
 
@@ -87,9 +88,20 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
     reloadPanels();
   }, [reports.reload, reloadPanels]);
 
+  const awaitGrouping = useAwaitedGrouping(reports.data, reports.reload);
+
   const onReport = useCallback(
     (report: Report) => {
       scheduleRefresh();
+      // Filtered by an issue: a report that would be listed once grouped is waited for.
+      const inIssueView = filters.issue_id !== null && filters.page === 1;
+      if (
+        inIssueView &&
+        (!filters.outcome || filters.outcome === report.outcome) &&
+        matchesFacetFilters({ ...report, issue_id: filters.issue_id }, filters)
+      ) {
+        awaitGrouping(report);
+      }
       if (!matchesFacetFilters(report, filters)) return;
       reports.mutate((current) => {
         if (!current || current.reports.some((item) => item.id === report.id)) return current;
@@ -116,7 +128,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
         setNewer((count) => count + 1);
       }
     },
-    [filters, reports.mutate, scheduleRefresh],
+    [filters, reports.mutate, scheduleRefresh, awaitGrouping],
   );
   const status = useLiveReports(project.id, onReport, resync);
 

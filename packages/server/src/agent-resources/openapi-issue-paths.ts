@@ -28,6 +28,7 @@ const EXAMPLE_ISSUE = {
   outcome: 'failure',
   tool_name: 'search_issues',
   report_count: 14,
+  range_count: null,
   first_seen: '2026-11-20T08:12:00Z',
   last_seen: '2026-11-21T14:30:00Z',
   sample_details: 'Asked for page 2 of the results and got the same 20 issues as page 1.',
@@ -37,7 +38,9 @@ export const ISSUE_QUERY_DESCRIPTIONS: Record<string, string> = {
   status: '`open` (default), `resolved`, `ignored`, or `all`.',
   outcome: 'Only issues whose most frequent outcome is this one.',
   tool_name: 'Only issues about this tool (exact match).',
-  sort: '`last_seen` (default), `first_seen` or `count` (reports), each descending.',
+  sort: '`last_seen` (default), `first_seen` or `count` (reports; with `from`/`to`, the reports in the range, ties by `last_seen`), each descending.',
+  from: 'Only issues with a report at or after this: an ISO 8601 date (`2026-11-21`) or date-time (`2026-11-21T14:30:00Z`; offset honoured, UTC when absent), read as by the reports list. Each issue then carries `range_count`.',
+  to: 'Only issues with a report up to this (inclusive), same formats as `from`; a date-only `to` covers that whole day. `from` after `to` is a 400 `invalid_query`.',
   page: 'Page number, 1 or more (default 1).',
   limit: 'Issues per page, 1 or more (default 50); values above 100 are clamped to 100.',
 };
@@ -111,7 +114,7 @@ export function issuePaths(base: string, projectId: JsonSchema): Record<string, 
         tags: ['Issues'],
         summary: 'List the issues of a project',
         description:
-          "Every report belongs to an issue, the problem (or feature request) behind it; a background grouper places each report a moment after its 201 (`issue_id` on the report). Open issues by default, most recently seen first. `outcome` is the most frequent outcome of the issue's reports; `title` a short summary made from them; `regressed_at` when a new report last reopened it after it was resolved.",
+          "Every report belongs to an issue, the problem (or feature request) behind it; a background grouper places each report a moment after its 201 (`issue_id` on the report). Open issues by default, most recently seen first. `outcome` is the most frequent outcome of the issue's reports; `title` a short summary made from them; `regressed_at` when a new report last reopened it after it was resolved. With `from` and/or `to` (the reports list's date range, read and refused the same way), only issues with at least one report in the range are listed, `range_count` is each one's reports in it, and `sort=count` orders by `range_count`; without a range `range_count` is null. Reports still waiting for the grouper count nowhere until placed.",
         security: READ_SECURITY,
         parameters: [projectId, ...queryParameters()],
         responses: {

@@ -1,4 +1,4 @@
-import type { IssueDetail, IssueList, ListIssuesQuery } from '@debrief/protocol';
+import type { IssueDetail, IssueList, IssueSummary, ListIssuesQuery } from '@debrief/protocol';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import { getOwnedProject } from '../projects/project.service.js';
@@ -11,6 +11,7 @@ import {
   listIssuesPage,
 } from './issue.repository.js';
 import { countsOfRow } from './issue-counts.js';
+import { countIssuesInRange, listIssuesInRange } from './issue-range.repository.js';
 import { toIssueSummary, wireTime } from './issue-wire.js';
 
 const BREAKDOWN_LIMIT = 20;
@@ -24,7 +25,12 @@ export function issueNotFound(): ApiError {
   );
 }
 
-/** A project's issues, one status (open by default) or all, filtered, sorted and paged. */
+/**
+ * A project's issues, one status (open by default) or all, filtered, sorted and paged. With a
+ * `from`/`to` range (either bound), only issues with a report in it, each with its
+ * `range_count`, and `sort=count` by that count (issue-range.repository.ts says how it is
+ * counted); without one, `range_count` is null and the counts are all-time.
+ */
 export async function listIssues(
   ctx: AppContext,
   accountId: string,
@@ -37,18 +43,25 @@ export async function listIssues(
     outcome: query.outcome,
     toolName: query.tool_name,
   };
-  const total = await countIssues(ctx.db, project.id, filters);
+  // The reports list's semantics: `from` from the start of what it names, `to` up to the end.
+  const range = { from: query.from?.start, before: query.to?.end };
+  const ranged = range.from !== undefined || range.before !== undefined;
+  const total = ranged
+    ? await countIssuesInRange(ctx.db, project.id, filters, range)
+    : await countIssues(ctx.db, project.id, filters);
   const offset = (query.page - 1) * query.limit;
-  const rows =
-    offset < total
-      ? await listIssuesPage(ctx.db, project.id, filters, query.sort, {
-          offset,
-          limit: query.limit,
-        })
-      : [];
+  const page = { offset, limit: query.limit };
+  let issues: IssueSummary[] = [];
+  if (offset < total && ranged) {
+    const rows = await listIssuesInRange(ctx.db, project.id, filters, range, query.sort, page);
+    issues = rows.map((row) => toIssueSummary(row, Number(row.range_count)));
+  } else if (offset < total) {
+    const rows = await listIssuesPage(ctx.db, project.id, filters, query.sort, page);
+    issues = rows.map((row) => toIssueSummary(row));
+  }
   return {
     project: { id: project.id, name: project.name },
-    issues: rows.map(toIssueSummary),
+    issues,
     pagination: { page: query.page, limit: query.limit, total },
   };
 }

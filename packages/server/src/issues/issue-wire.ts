@@ -13,8 +13,11 @@ export function wireTime(value: Date | string | null): string | null {
   return value === null ? null : formatWireTimestamp(toDate(value));
 }
 
-/** An issue row as the list (and the `issue` events) show it. */
-export function toIssueSummary(row: IssueRow): IssueSummary {
+/**
+ * An issue row as the list (and the `issue` events) show it. `rangeCount`: its reports in the
+ * list's date range, only when the list was asked for one.
+ */
+export function toIssueSummary(row: IssueRow, rangeCount: number | null = null): IssueSummary {
   return {
     id: row.id,
     title: row.title,
@@ -23,6 +26,7 @@ export function toIssueSummary(row: IssueRow): IssueSummary {
     outcome: row.outcome as Outcome,
     tool_name: row.tool_name,
     report_count: Number(row.report_count),
+    range_count: rangeCount,
     first_seen: wireTime(row.first_seen),
     last_seen: wireTime(row.last_seen),
     sample_details: row.sample_details,

@@ -6,7 +6,7 @@ import { countColumns, type OutcomeCounts } from './issue-counts.js';
 
 /** The SQL of triage and of the issue reads (issues/issue.service.ts). */
 
-const ISSUE_COLUMNS = [
+export const ISSUE_COLUMNS = [
   'id',
   'project_id',
   'status',
