@@ -115,24 +115,20 @@ export async function groupBatch(
   const reports = await listUngroupedReports(trx, limit);
   if (reports.length === 0) return none;
 
-  const pools = await loadPools(
-    trx,
-    reports.map((report) => ({
-      projectId: report.project_id,
-      toolName: report.tool_name,
-      kind: issueKindOf(report.outcome),
-    })),
-  );
-  const working = new Map<string, WorkingIssue>();
-  const changes: BatchResult['changes'] = [];
-
-  for (const report of reports) {
+  const keyed = reports.map((report) => {
     const key = {
       projectId: report.project_id,
       toolName: report.tool_name,
       kind: issueKindOf(report.outcome),
     };
-    const pool = pools.get(poolKeyOf(key)) as Pool;
+    return { report, key, name: poolKeyOf(key) };
+  });
+  const pools = await loadPools(trx, keyed);
+  const working = new Map<string, WorkingIssue>();
+  const changes: BatchResult['changes'] = [];
+
+  for (const { report, key, name } of keyed) {
+    const pool = pools.get(name) as Pool;
     let signature: Signature;
     let choice: Assignment;
     try {
@@ -217,11 +213,13 @@ function poolKeyOf(key: PoolKey): string {
 }
 
 /** The candidates and remembered moves of every key of the batch: two queries in all. */
-async function loadPools(trx: Kysely<DB>, keys: PoolKey[]): Promise<Map<string, Pool>> {
+async function loadPools(
+  trx: Kysely<DB>,
+  keys: { key: PoolKey; name: string }[],
+): Promise<Map<string, Pool>> {
   const pools = new Map<string, Pool>();
   const distinct: PoolKey[] = [];
-  for (const key of keys) {
-    const name = poolKeyOf(key);
+  for (const { key, name } of keys) {
     if (pools.has(name)) continue;
     pools.set(name, { candidates: [], states: new Map(), pinned: [] });
     distinct.push(key);

@@ -61,16 +61,7 @@ export async function readGroupingProgress(db: Kysely<DB>) {
 export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
   return trx
     .selectFrom('reports')
-    .select([
-      'id',
-      'project_id',
-      'outcome',
-      'tool_name',
-      'source',
-      'details',
-      'metadata',
-      'created_at',
-    ])
+    .select(['id', 'project_id', 'outcome', 'tool_name', 'details', 'created_at'])
     .where('issue_id', 'is', null)
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')

@@ -1,4 +1,3 @@
-import type { ReportMetadata } from '@debrief/protocol';
 import {
   type Assignment,
   assign,
@@ -19,13 +18,15 @@ import {
 
 export type { Assignment, Signature };
 
-/** What the engine is given of a report. */
+/**
+ * What the engine is given of a report: its text, tool and outcome. Not its `source` or
+ * `metadata`, which name the agent rather than the problem (grouping/signature.ts), so the
+ * grouper neither reads them nor parses the metadata's JSON.
+ */
 export interface GroupingInput {
   outcome: string;
   tool_name: string | null;
-  source: string | null;
   details: string;
-  metadata: string | ReportMetadata | null;
 }
 
 /**
@@ -40,23 +41,11 @@ export {
   PINNED_LIMIT,
 } from './grouping/index.js';
 
-function metadataOf(value: GroupingInput['metadata']): Record<string, unknown> | null {
-  if (value === null) return null;
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
-}
-
 export function signatureOf(report: GroupingInput): Signature {
   return fingerprint({
     outcome: report.outcome,
     tool_name: report.tool_name,
-    source: report.source,
     details: report.details,
-    metadata: metadataOf(report.metadata),
   });
 }
 

@@ -108,10 +108,26 @@ function normOf(issue: Signature): number {
   return norm;
 }
 
-interface Scored {
-  readonly similarity: number;
-  /** The shared terms that weigh most, readable words first. */
-  readonly shared: string[];
+/**
+ * A report's terms with their squared weights, and its norm: computed once per report, not
+ * once per candidate it is compared with (up to CANDIDATE_LIMIT + PINNED_LIMIT).
+ */
+interface WeightedReport {
+  readonly signature: Signature;
+  readonly terms: readonly string[];
+  readonly squares: readonly number[];
+  readonly norm: number;
+}
+
+function weighted(report: Signature): WeightedReport {
+  const terms = Object.keys(report.terms);
+  const squares = terms.map((term) => {
+    const weight = weightOf(term);
+    return weight * weight;
+  });
+  let norm = 0;
+  for (const square of squares) norm += square;
+  return { signature: report, terms, squares, norm };
 }
 
 /**
@@ -119,27 +135,34 @@ interface Scored {
  * weight times the share of the issue's reports that hold it). A centroid rather than the
  * first report: an issue learns the ways its problem gets worded as reports join.
  */
-export function similarity(report: Signature, issue: Signature): Scored {
+function similarity(report: WeightedReport, issue: Signature): number {
   let dot = 0;
-  let reportNorm = 0;
-  const contributions: Array<[string, number]> = [];
-  const issueNorm = normOf(issue);
-  for (const term of Object.keys(report.terms)) {
-    const weight = weightOf(term);
-    reportNorm += weight * weight;
-    const count = issue.terms[term];
+  for (let i = 0; i < report.terms.length; i++) {
+    const count = issue.terms[report.terms[i] as string];
     if (count === undefined) continue;
-    const product = weight * weight * share(count, issue.members);
-    dot += product;
-    contributions.push([term, product]);
+    dot += (report.squares[i] as number) * share(count, issue.members);
   }
-  if (dot === 0) return { similarity: 0, shared: [] };
-  const shared = contributions
-    .filter(([term]) => !PLACEHOLDER_NAMES.has(term))
+  return dot === 0 ? 0 : dot / Math.sqrt(report.norm * normOf(issue));
+}
+
+/** Cosine similarity of a report's signature to an issue's (title.ts picks its exemplar by it). */
+export function similarityTo(report: Signature, issue: Signature): number {
+  return similarity(weighted(report), issue);
+}
+
+/** The shared terms that weigh most, readable words first: for the reason of the chosen one. */
+function sharedTerms(report: WeightedReport, issue: Signature): string[] {
+  const contributions: Array<[string, number]> = [];
+  for (let i = 0; i < report.terms.length; i++) {
+    const term = report.terms[i] as string;
+    const count = issue.terms[term];
+    if (count === undefined || PLACEHOLDER_NAMES.has(term)) continue;
+    contributions.push([term, (report.squares[i] as number) * share(count, issue.members)]);
+  }
+  return contributions
     .sort(([a, x], [b, y]) => y - x || compare(a, b))
     .slice(0, 3)
-    .map(([term]) => report.words?.[term] ?? term.replace(/^#/, ''));
-  return { similarity: dot / Math.sqrt(reportNorm * issueNorm), shared };
+    .map(([term]) => report.signature.words?.[term] ?? term.replace(/^#/, ''));
 }
 
 /**
@@ -156,6 +179,7 @@ export function assign(
   const sameGroup = (signature: Signature) =>
     signature.kind === report.kind && signature.tool === report.tool;
   const label = report.tool === '' ? 'no tool named either' : `same tool ${report.tool}`;
+  const reportTerms = weighted(report);
   const toolText = report.tool === '' ? 'reports without a tool name' : report.tool;
 
   const pin = best(
@@ -163,65 +187,66 @@ export function assign(
       .slice(0, PINNED_LIMIT)
       .filter((exemplar) => sameGroup(exemplar.signature))
       .map((exemplar) => ({ ...exemplar, memberCount: 1 })),
-    report,
+    reportTerms,
   );
-  if (pin && pin.scored.similarity >= PIN_THRESHOLD) {
+  if (pin && pin.similarity >= PIN_THRESHOLD) {
     return {
       issueId: pin.issueId,
-      similarity: round(pin.scored.similarity),
-      reason: `${label}, ${format(pin.scored.similarity)} similar to a report a developer moved here${sharedText(pin.scored)}`,
+      similarity: round(pin.similarity),
+      reason: `${label}, ${format(pin.similarity)} similar to a report a developer moved here${sharedText(reportTerms, pin)}`,
     };
   }
 
   const pool = candidates
     .slice(0, CANDIDATE_LIMIT)
     .filter((candidate) => sameGroup(candidate.signature));
-  const top = best(pool, report);
+  const top = best(pool, reportTerms);
   if (report.kind === 'success' && top) {
     return {
       issueId: top.issueId,
-      similarity: round(top.scored.similarity),
+      similarity: round(top.similarity),
       reason: `${label}: every success of a tool joins its successes issue`,
     };
   }
   const threshold = options.joinThreshold ?? JOIN_THRESHOLD[report.kind];
-  if (top && top.scored.similarity >= threshold) {
+  if (top && top.similarity >= threshold) {
     return {
       issueId: top.issueId,
-      similarity: round(top.scored.similarity),
-      reason: `${label}, ${format(top.scored.similarity)} similar to its ${top.memberCount} report${top.memberCount === 1 ? '' : 's'}${sharedText(top.scored)}`,
+      similarity: round(top.similarity),
+      reason: `${label}, ${format(top.similarity)} similar to its ${top.memberCount} report${top.memberCount === 1 ? '' : 's'}${sharedText(reportTerms, top)}`,
     };
   }
   const kind = report.kind;
   return {
     issueId: null,
-    similarity: round(top?.scored.similarity ?? 0),
+    similarity: round(top?.similarity ?? 0),
     reason: top
-      ? `new ${kind}: the closest ${kind} of ${toolText} is only ${format(top.scored.similarity)} similar (joining takes ${format(threshold)})`
+      ? `new ${kind}: the closest ${kind} of ${toolText} is only ${format(top.similarity)} similar (joining takes ${format(threshold)})`
       : `new ${kind}: the first ${kind} of ${toolText}`,
   };
 }
 
-function best(candidates: readonly Candidate[], report: Signature) {
-  let top: (Candidate & { scored: Scored }) | undefined;
+function best(candidates: readonly Candidate[], report: WeightedReport) {
+  let top: (Candidate & { similarity: number }) | undefined;
   for (const candidate of candidates) {
-    const scored = similarity(report, candidate.signature);
+    const score = similarity(report, candidate.signature);
     if (
       !top ||
-      scored.similarity > top.scored.similarity ||
-      (scored.similarity === top.scored.similarity &&
+      score > top.similarity ||
+      (score === top.similarity &&
         (candidate.memberCount > top.memberCount ||
           (candidate.memberCount === top.memberCount &&
             compare(candidate.issueId, top.issueId) < 0)))
     ) {
-      top = { ...candidate, scored };
+      top = { ...candidate, similarity: score };
     }
   }
   return top;
 }
 
-function sharedText(scored: Scored): string {
-  return scored.shared.length > 0 ? ` (shared: ${scored.shared.join(', ')})` : '';
+function sharedText(report: WeightedReport, chosen: Candidate & { similarity: number }): string {
+  const shared = chosen.similarity === 0 ? [] : sharedTerms(report, chosen.signature);
+  return shared.length > 0 ? ` (shared: ${shared.join(', ')})` : '';
 }
 
 function format(value: number): string {

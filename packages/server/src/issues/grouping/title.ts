@@ -1,4 +1,4 @@
-import { similarity } from './assign.js';
+import { similarityTo } from './assign.js';
 import { fingerprint, type GroupableReport, kindOf, mergeSignatures } from './signature.js';
 
 /** Titles fit one line of the issue list. */
@@ -25,7 +25,7 @@ export function titleFor(reports: readonly GroupableReport[]): string {
   let bestScore = -1;
   sample.forEach((report, index) => {
     const signature = signatures[index];
-    const score = signature ? similarity(signature, centroid).similarity : 0;
+    const score = signature ? similarityTo(signature, centroid) : 0;
     if (score > bestScore) {
       bestScore = score;
       chosen = report;
