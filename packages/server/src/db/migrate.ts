@@ -19,6 +19,7 @@ import { reportRollupsMigration } from './migrations/0010-report-rollups.js';
 import { reportPageIndexesMigration } from './migrations/0011-report-page-indexes.js';
 import { authFailuresMigration } from './migrations/0012-auth-failures.js';
 import { issuesMigration } from './migrations/0013-issues.js';
+import { issuesVersionMigration } from './migrations/0014-issues-version.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -38,6 +39,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0011-report-page-indexes': reportPageIndexesMigration(),
     '0012-auth-failures': authFailuresMigration(),
     '0013-issues': issuesMigration(db.dialect),
+    '0014-issues-version': issuesVersionMigration(),
   };
 }
 

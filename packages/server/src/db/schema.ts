@@ -135,6 +135,8 @@ export interface GroupingProgressTable {
   last_report_id: string | null;
   grouped_count: ColumnType<number | string | bigint, number, number>;
   updated_at: Timestamp | null;
+  /** Transactions that wrote issues so far (migration 0014; issues/pool-cache.ts). */
+  issues_version: ColumnType<number | string | bigint, number, number>;
 }
 
 /** A report a developer moved: reports like it follow it (issues/issue-grouping.ts). */

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { type BatchResult, groupBatch } from './group-batch.js';
+import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
+import { PoolCache } from './pool-cache.js';
 
 /** Where the grouper's batches run: in this thread, or in a thread of their own. */
 export interface BatchRunner {
@@ -12,11 +13,24 @@ export interface BatchRunner {
 
 /**
  * Batches on the caller's connection and event loop: SQLite `:memory:` (which a second
- * connection cannot open), tests, and the thread of grouping-thread.ts itself.
+ * connection cannot open), tests, and the thread of grouping-thread.ts itself. The candidates
+ * one batch read are kept for the next while no one else writes issues (pool-cache.ts).
  */
 export function inProcessBatches(db: Kysely<DB>, dialect: Dialect): BatchRunner {
+  const cache = new PoolCache();
   return {
-    group: (limit, now) => db.transaction().execute((trx) => groupBatch(trx, dialect, limit, now)),
+    async group(limit, now) {
+      try {
+        const result = await db
+          .transaction()
+          .execute((trx) => groupBatch(trx, dialect, limit, now, DEFAULT_ENGINE, cache));
+        cache.committed();
+        return result;
+      } catch (error) {
+        cache.forget();
+        throw error;
+      }
+    },
     close: async () => {},
   };
 }

@@ -18,6 +18,7 @@ import {
   updateGroupedIssues,
 } from './grouping.repository.js';
 import {
+  countColumns,
   countsOfRow,
   dominantOutcome,
   emptyCounts,
@@ -37,6 +38,7 @@ import {
   signatureOf,
   widenSignature,
 } from './issue-grouping.js';
+import type { Pool, PoolCache } from './pool-cache.js';
 
 /**
  * The engine's calls a batch makes: by default the one door to it (issue-grouping.ts); a test
@@ -70,6 +72,8 @@ const SAMPLE_MAX = 280;
 interface WorkingIssue {
   id: string;
   projectId: string;
+  toolName: string | null;
+  kind: string;
   status: string;
   signature: Signature;
   counts: OutcomeCounts;
@@ -79,13 +83,6 @@ interface WorkingIssue {
   regressedAt: string | null;
   /** Its reports in this batch, with the engine's reason for each. */
   members: { reportId: string; issueId: string; reason: string }[];
-}
-
-/** A tool's candidates and remembered moves, read once per batch and kept current in it. */
-interface Pool {
-  candidates: { issueId: string; signature: Signature; memberCount: number }[];
-  states: Map<string, IssueState>;
-  pinned: { issueId: string; signature: Signature }[];
 }
 
 export interface BatchResult {
@@ -101,7 +98,9 @@ const iso = (value: Date | string) => toDate(value).toISOString();
  * each is given an issue by the engine among a bounded set of candidates, the issues'
  * counters, times and status are written, the reports get their `issue_id`, and the progress
  * row advances — all or nothing, so a crash (kill -9) leaves every report either grouped once or
- * still to group. Returns nothing grouped when another instance holds the lock.
+ * still to group. Returns nothing grouped when another instance holds the lock. With a `cache`,
+ * the candidates its previous batches read are used again while still current (pool-cache.ts);
+ * the caller tells it whether the transaction committed.
  */
 export async function groupBatch(
   trx: Kysely<DB>,
@@ -109,11 +108,14 @@ export async function groupBatch(
   limit: number,
   now: Date,
   engine: GroupingEngine = DEFAULT_ENGINE,
+  cache?: PoolCache,
 ): Promise<BatchResult> {
   const none: BatchResult = { grouped: 0, changes: [] };
-  if (!(await lockGroupingProgress(trx, dialect, { wait: false }))) return none;
+  const progress = await lockGroupingProgress(trx, dialect, { wait: false });
+  if (!progress) return none;
   const reports = await listUngroupedReports(trx, limit);
   if (reports.length === 0) return none;
+  const version = Number(progress.issues_version);
 
   const keyed = reports.map((report) => {
     const key = {
@@ -123,7 +125,7 @@ export async function groupBatch(
     };
     return { report, key, name: poolKeyOf(key) };
   });
-  const pools = await loadPools(trx, keyed);
+  const pools = await loadPools(trx, keyed, cache?.take(version));
   const working = new Map<string, WorkingIssue>();
   const changes: BatchResult['changes'] = [];
 
@@ -146,7 +148,7 @@ export async function groupBatch(
       const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
       // Never across projects, whatever the engine answers.
       if (state && state.project_id === report.project_id) {
-        issue = fromState(report.project_id, state);
+        issue = fromState(state);
         working.set(issue.id, issue);
       }
     }
@@ -205,25 +207,60 @@ export async function groupBatch(
     reports.length,
     now,
   );
+  cache?.stage(version + 1, pools, new Map(issues.map((issue) => [issue.id, stateOf(issue)])));
   return { grouped: reports.length, changes };
+}
+
+/**
+ * The signature a kept row (stateOf) was made from, so that the next batch need not parse the
+ * text it just serialized.
+ */
+const parsedSignatures = new WeakMap<IssueState, Signature>();
+
+/** An issue as the batch wrote it, as the candidates query would read it back. */
+function stateOf(issue: WorkingIssue): IssueState {
+  const c = countColumns(issue.counts);
+  const row: IssueState = {
+    id: issue.id,
+    project_id: issue.projectId,
+    tool_name: issue.toolName,
+    kind: issue.kind,
+    status: issue.status,
+    signature: issue.signature === null ? 'null' : serializeSignature(issue.signature),
+    first_seen: issue.firstSeen,
+    last_seen: issue.lastSeen,
+    count_success: c.count_success,
+    count_failure: c.count_failure,
+    count_confusing: c.count_confusing,
+    count_gave_up: c.count_gave_up,
+    count_request: c.count_request,
+  };
+  if (issue.signature !== null) parsedSignatures.set(row, issue.signature);
+  return row;
 }
 
 function poolKeyOf(key: PoolKey): string {
   return JSON.stringify([key.projectId, key.toolName, key.kind]);
 }
 
-/** The candidates and remembered moves of every key of the batch: two queries in all. */
+/**
+ * The candidates and remembered moves of every key of the batch: the kept ones, and two queries
+ * in all for the others.
+ */
 async function loadPools(
   trx: Kysely<DB>,
   keys: { key: PoolKey; name: string }[],
+  kept: ReadonlyMap<string, Pool> = new Map(),
 ): Promise<Map<string, Pool>> {
   const pools = new Map<string, Pool>();
   const distinct: PoolKey[] = [];
   for (const { key, name } of keys) {
     if (pools.has(name)) continue;
-    pools.set(name, { candidates: [], states: new Map(), pinned: [] });
-    distinct.push(key);
+    const pool = kept.get(name);
+    pools.set(name, pool ?? { candidates: [], states: new Map(), pinned: [] });
+    if (!pool) distinct.push(key);
   }
+  if (distinct.length === 0) return pools;
   const poolOf = (row: { project_id: string; tool_name: string | null; kind: string }) =>
     pools.get(poolKeyOf({ projectId: row.project_id, toolName: row.tool_name, kind: row.kind }));
   for (const row of await listCandidateIssues(trx, distinct, CANDIDATE_LIMIT)) {
@@ -242,12 +279,14 @@ async function loadPools(
   return pools;
 }
 
-function fromState(projectId: string, state: IssueState): WorkingIssue {
+function fromState(state: IssueState): WorkingIssue {
   return {
     id: state.id,
-    projectId,
+    projectId: state.project_id,
+    toolName: state.tool_name,
+    kind: state.kind,
     status: state.status,
-    signature: parseSignature(state.signature),
+    signature: parsedSignatures.get(state) ?? parseSignature(state.signature),
     counts: countsOfRow(state),
     firstSeen: iso(state.first_seen),
     lastSeen: iso(state.last_seen),
@@ -272,7 +311,7 @@ async function unsortedIssue(
 ): Promise<WorkingIssue> {
   const key = { projectId: report.project_id, toolName: report.tool_name, kind: UNSORTED_KIND };
   const [found] = await listCandidateIssues(trx, [key], 1);
-  const existing = found && (working.get(found.id) ?? fromState(report.project_id, found));
+  const existing = found && (working.get(found.id) ?? fromState(found));
   if (existing) {
     working.set(existing.id, existing);
     return existing;
@@ -316,6 +355,8 @@ async function openIssue(
   return {
     id,
     projectId: report.project_id,
+    toolName: report.tool_name,
+    kind,
     status: 'open',
     signature: signature as Signature,
     counts: emptyCounts(),

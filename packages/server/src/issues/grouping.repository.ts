@@ -21,10 +21,22 @@ export async function lockGroupingProgress(
 ) {
   const lock =
     dialect === 'postgres' ? (wait ? sql`for update` : sql`for update skip locked`) : sql``;
-  const result = await sql<{ grouped_count: number | string }>`
-    select grouped_count from grouping_progress where id = 'default' ${lock}
+  const result = await sql<{ grouped_count: number | string; issues_version: number | string }>`
+    select grouped_count, issues_version from grouping_progress where id = 'default' ${lock}
   `.execute(trx);
   return result.rows[0];
+}
+
+/**
+ * Counts a transaction that writes issues, under the progress row's lock (migration 0014): a
+ * grouper's kept candidates (pool-cache.ts) are then read again.
+ */
+export async function bumpIssuesVersion(trx: Kysely<DB>): Promise<void> {
+  await trx
+    .updateTable('grouping_progress')
+    .set((eb) => ({ issues_version: sql<number>`${eb.ref('issues_version')} + 1` }))
+    .where('id', '=', 'default')
+    .execute();
 }
 
 export async function advanceGroupingProgress(
@@ -39,6 +51,8 @@ export async function advanceGroupingProgress(
       last_created_at: last.createdAt,
       last_report_id: last.id,
       grouped_count: sql<number>`${eb.ref('grouped_count')} + ${grouped}`,
+      // The batch wrote issues: counted as bumpIssuesVersion counts them.
+      issues_version: sql<number>`${eb.ref('issues_version')} + 1`,
       updated_at: now.toISOString(),
     }))
     .where('id', '=', 'default')

@@ -11,7 +11,7 @@ import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
 import { getOwnedProject } from '../projects/project.service.js';
-import { insertIssue, lockGroupingProgress } from './grouping.repository.js';
+import { bumpIssuesVersion, insertIssue, lockGroupingProgress } from './grouping.repository.js';
 import {
   deleteIssue,
   findIssue,
@@ -51,6 +51,7 @@ const ISSUE_ID = /^[0-9a-f]{32}$/;
 async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<DB>) => Promise<T>) {
   return ctx.db.transaction().execute(async (trx) => {
     await lockGroupingProgress(trx, ctx.database.dialect, { wait: true });
+    await bumpIssuesVersion(trx);
     return work(trx);
   });
 }
