@@ -89,6 +89,8 @@ export interface BatchResult {
   grouped: number;
   /** Issues to announce once committed: project, issue and what happened to it. */
   changes: { projectId: string; issueId: string; change: 'created' | 'regressed' }[];
+  /** When the last report it grouped was stored (ISO): how far behind grouping runs. */
+  lastStoredAt: string | null;
 }
 
 const iso = (value: Date | string) => toDate(value).toISOString();
@@ -110,7 +112,7 @@ export async function groupBatch(
   engine: GroupingEngine = DEFAULT_ENGINE,
   cache?: PoolCache,
 ): Promise<BatchResult> {
-  const none: BatchResult = { grouped: 0, changes: [] };
+  const none: BatchResult = { grouped: 0, changes: [], lastStoredAt: null };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress) return none;
   const reports = await listUngroupedReports(trx, limit);
@@ -208,7 +210,7 @@ export async function groupBatch(
     now,
   );
   cache?.stage(version + 1, pools, new Map(issues.map((issue) => [issue.id, stateOf(issue)])));
-  return { grouped: reports.length, changes };
+  return { grouped: reports.length, changes, lastStoredAt: iso(last.created_at) };
 }
 
 /**
