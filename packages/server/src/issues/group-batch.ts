@@ -182,35 +182,39 @@ export async function groupBatch(
     }
   }
 
-  const issues = [...working.values()];
+  // Serialized once: for the update, and for the rows the cache keeps (stateOf).
+  const issues = [...working.values()].map((issue) => ({
+    issue,
+    signature: serializeSignature(issue.signature),
+  }));
   await updateGroupedIssues(
     trx,
     dialect,
-    issues.map((issue) => ({
+    issues.map(({ issue, signature }) => ({
       issueId: issue.id,
       counts: issue.counts,
       outcome: dominantOutcome(issue.counts, 'failure'),
       firstSeen: issue.firstSeen,
       lastSeen: issue.lastSeen,
       sampleDetails: issue.sampleDetails,
-      signature: serializeSignature(issue.signature),
+      signature,
       regressedAt: issue.regressedAt,
     })),
     now,
   );
   await setReportsIssues(
     trx,
-    issues.flatMap((issue) => issue.members),
+    issues.flatMap(({ issue }) => issue.members),
   );
   const last = reports[reports.length - 1] as UngroupedReport;
-  await advanceGroupingProgress(
-    trx,
-    { createdAt: iso(last.created_at), id: last.id },
-    reports.length,
-    now,
+  const lastStoredAt = iso(last.created_at);
+  await advanceGroupingProgress(trx, { createdAt: lastStoredAt, id: last.id }, reports.length, now);
+  cache?.stage(
+    version + 1,
+    pools,
+    new Map(issues.map(({ issue, signature }) => [issue.id, stateOf(issue, signature)])),
   );
-  cache?.stage(version + 1, pools, new Map(issues.map((issue) => [issue.id, stateOf(issue)])));
-  return { grouped: reports.length, changes, lastStoredAt: iso(last.created_at) };
+  return { grouped: reports.length, changes, lastStoredAt };
 }
 
 /**
@@ -219,8 +223,8 @@ export async function groupBatch(
  */
 const parsedSignatures = new WeakMap<IssueState, Signature>();
 
-/** An issue as the batch wrote it, as the candidates query would read it back. */
-function stateOf(issue: WorkingIssue): IssueState {
+/** An issue as the batch wrote it (`signature` serialized), as the candidates query reads it. */
+function stateOf(issue: WorkingIssue, signature: string): IssueState {
   const c = countColumns(issue.counts);
   const row: IssueState = {
     id: issue.id,
@@ -228,7 +232,7 @@ function stateOf(issue: WorkingIssue): IssueState {
     tool_name: issue.toolName,
     kind: issue.kind,
     status: issue.status,
-    signature: issue.signature === null ? 'null' : serializeSignature(issue.signature),
+    signature,
     first_seen: issue.firstSeen,
     last_seen: issue.lastSeen,
     count_success: c.count_success,
