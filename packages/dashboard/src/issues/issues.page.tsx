@@ -41,6 +41,8 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
     to: filters.to,
   })}`;
   const ranged = Boolean(filters.from || filters.to);
+  // "resolved ", "ignored ", "open " or nothing (all), for the empty list's sentence.
+  const statusWord = filters.status === 'all' ? '' : `${filters.status} `;
   const list = useResource(listPath, () => api.get<IssueList>(listPath));
   const lastVisit = useLastVisit(session.account.id, project.id);
 
@@ -253,10 +255,10 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
               : data.pagination.total > 0
                 ? 'This page is past the end of the list.'
                 : ranged
-                  ? `No ${filters.status === 'all' ? '' : `${filters.status} `}issue has reports in this range.`
+                  ? `No ${statusWord}issue has reports in this range.`
                   : filters.status === 'open'
                     ? 'No open issues. New reports will open them here.'
-                    : `No ${filters.status === 'all' ? '' : `${filters.status} `}issues.`}
+                    : `No ${statusWord}issues.`}
           </p>
         </div>
       )}
