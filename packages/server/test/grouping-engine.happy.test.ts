@@ -384,3 +384,48 @@ describe('titleFor', () => {
     );
   });
 });
+
+describe('mergeSignatures', () => {
+  /** Its definition: the MAX_ISSUE_TERMS most frequent terms, ties by name, listed by name. */
+  function reference(a: Signature, b: Signature): Record<string, number> {
+    const counts = new Map(Object.entries(a.terms));
+    for (const [term, n] of Object.entries(b.terms)) counts.set(term, (counts.get(term) ?? 0) + n);
+    const byName = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+    const kept = [...counts]
+      .sort(([x, m], [y, n]) => n - m || byName(x, y))
+      .slice(0, MAX_ISSUE_TERMS)
+      .sort(([x], [y]) => byName(x, y));
+    return Object.fromEntries(kept);
+  }
+
+  it('gives exactly its definition, term order included, on the fast path and off it', () => {
+    const words = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}`);
+    // Terms a plain object would inherit, and integer-like ones that enumerate first.
+    words.push('constructor', 'toString', '42', '7');
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const signatureOf = (count: number): Signature => {
+      const terms: Record<string, number> = {};
+      for (const w of words.filter(() => random() < count / words.length).sort())
+        terms[w] = 1 + Math.floor(random() * 3);
+      return { ...fingerprint(report('x')), members: 1, terms };
+    };
+    let fast = 0;
+    for (let round = 0; round < 300; round += 1) {
+      let issue = signatureOf(round % 3 === 0 ? 300 : 60);
+      for (let k = 0; k < 5; k += 1) {
+        // Half the time a report whose terms the issue already has: the fast path.
+        const report = round % 2 === 0 ? { ...issue, members: 1 } : signatureOf(20);
+        const expected = JSON.stringify(reference(issue, report));
+        const merged = mergeSignatures(issue, report);
+        expect(JSON.stringify(merged.terms)).toBe(expected);
+        if (Object.keys(report.terms).every((t) => Object.hasOwn(issue.terms, t))) fast += 1;
+        issue = merged;
+      }
+    }
+    expect(fast).toBeGreaterThan(500);
+  });
+});

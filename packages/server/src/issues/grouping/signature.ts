@@ -102,6 +102,15 @@ const fingerprints = new Map<string, Signature>();
  * result depends only on the inputs.
  */
 export function mergeSignatures(issue: Signature, report: Signature): Signature {
+  const added = addedWithin(issue.terms, report.terms);
+  if (added)
+    return {
+      version: SIGNATURE_VERSION,
+      kind: issue.kind,
+      tool: issue.tool,
+      members: issue.members + report.members,
+      terms: added,
+    };
   const counts = new Map<string, number>(Object.entries(issue.terms));
   for (const [term, count] of Object.entries(report.terms)) {
     counts.set(term, (counts.get(term) ?? 0) + count);
@@ -117,6 +126,25 @@ export function mergeSignatures(issue: Signature, report: Signature): Signature 
     members: issue.members + report.members,
     terms: Object.fromEntries(kept),
   };
+}
+
+/**
+ * The common case of mergeSignatures, without its two sorts (~8 µs a report at 240 terms): every
+ * term of the report is already one of the issue's, and the issue keeps them all. The result is
+ * then the issue's terms with the counts added, in the same order (by term): exactly what the
+ * sorts would give. Null otherwise.
+ */
+function addedWithin(
+  terms: Readonly<Record<string, number>>,
+  more: Readonly<Record<string, number>>,
+): Record<string, number> | null {
+  for (const term of Object.keys(more)) if (!Object.hasOwn(terms, term)) return null;
+  const keys = Object.keys(terms);
+  if (keys.length > MAX_ISSUE_TERMS) return null;
+  const sum: Record<string, number> = {};
+  for (const term of keys)
+    sum[term] = (terms[term] as number) + (Object.hasOwn(more, term) ? (more[term] as number) : 0);
+  return sum;
 }
 
 /**
