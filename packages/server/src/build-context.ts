@@ -50,7 +50,18 @@ export async function buildContext(
   try {
     const db = database.kysely;
     // Started (and waited for) here, so that a writer that cannot open the file stops start-up.
-    const reportWriter = createReportWriter(database, config);
+    // The writer groups the reports it moves into `reports` (SQLite file); what it announces
+    // goes out through the grouper, made below, as the grouper's own announcements do.
+    let announce: Grouper['announce'] = async () => {};
+    const reportWriter = createReportWriter(database, config, {
+      grouping: config.issueGrouping
+        ? {
+            announce: (changes) => void announce(changes),
+            failed: (reason) =>
+              log.warn({ reason }, 'reports were stored without an issue; the grouper groups them'),
+          }
+        : undefined,
+    });
     writerToClose = reportWriter;
     await reportWriter.ready().catch((error: Error) => {
       throw new StartupError(
@@ -98,6 +109,7 @@ export async function buildContext(
       log,
       batches: groupingThread ?? undefined,
     });
+    announce = (changes) => grouper.announce(changes);
     if (config.issueGrouping) grouper.start();
     return {
       config,

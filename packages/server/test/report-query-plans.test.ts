@@ -17,7 +17,7 @@ import {
 } from '../src/console/stats.repository.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
-import { listUngroupedReports } from '../src/issues/grouping.repository.js';
+import { hasUngroupedReports, listUngroupedReports } from '../src/issues/grouping.repository.js';
 import type { IssueFilters } from '../src/issues/issue.repository.js';
 import {
   countIssuesInRange,
@@ -259,6 +259,11 @@ describe('query plans of the reports on SQLite', () => {
     const [ungrouped] = await plans(() => listUngroupedReports(kysely, 200));
     expect(ungrouped!.join('\n')).toMatch(/SCAN reports USING INDEX reports_ungrouped/);
     expect(ungrouped!.join('\n')).not.toMatch(/TEMP B-TREE/);
+    // Asked by the report writer before each chunk it groups: it scanned all of
+    // reports_by_project_issue when it had no order.
+    const [waiting] = await plans(() => hasUngroupedReports(kysely));
+    expect(waiting!.join('\n')).toMatch(/SCAN reports USING INDEX reports_ungrouped/);
+    expect(waiting!.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
 
   it("lists issues over a date range by seeking each issue's reports in the range, never the project's whole history (issue 18)", async () => {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import type SQLite from 'better-sqlite3';
 import type { FastifyBaseLogger } from 'fastify';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { PgReadPool } from './pg-read-pool.js';
 import type { ReadPool } from './read-pool.js';
@@ -10,6 +9,7 @@ import { RoutedDialect } from './routed-dialect.js';
 import type { DB } from './schema.js';
 import { openSqliteConnection, sqlitePath } from './sqlite-connection.js';
 import { refuseOrphanedJournal, watchSqliteFile } from './sqlite-file.js';
+import { sharedFileDatabase } from './sqlite-kysely.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -111,7 +111,7 @@ export function openDatabase(
     reads && reads.readers > 0 && !memory
       ? new SqliteReaderPool(path, { size: reads.readers, timeoutMs: reads.timeoutMs })
       : null;
-  const dialect = new SqliteDialect({ database: forSharedFile(sqlite) });
+  const dialect = new SqliteDialect({ database: sharedFileDatabase(sqlite) });
   const kysely = new Kysely<DB>({ dialect: new RoutedDialect(dialect, routing(readPool)) });
   return {
     ...common,
@@ -154,34 +154,4 @@ function openPool(url: string, log: DatabaseLog): pg.Pool {
   // The same error of an idle client, re-emitted by pg-pool: already logged by its client.
   pool.on('error', () => {});
   return pool;
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * The main connection as Kysely sees it, with two changes:
- *
- * - Compiled statements are reused by SQL text. Kysely prepares every query anew, and
- *   better-sqlite3 compiles a statement on each prepare(): about a tenth of the ingest CPU time
- *   (BENCHMARKS.md). Kysely runs one query at a time on this single connection, so a cached
- *   statement is never in use twice at once.
- * - Transactions begin IMMEDIATE. The report writer commits on its own connection
- *   (reports/write-path/); a deferred transaction that read before that commit and
- *   writes after it would fail with SQLITE_BUSY_SNAPSHOT instead of waiting for the lock.
- */
-function forSharedFile(sqlite: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      const text = sql === 'begin' ? 'begin immediate' : sql;
-      let statement = cache.get(text);
-      if (!statement) {
-        statement = sqlite.prepare(text);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-        cache.set(text, statement);
-      }
-      return statement;
-    },
-  };
 }

@@ -1,108 +1,55 @@
-import type { Outcome } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
-import { type DB, toDate } from '../db/schema.js';
-import { newId } from '../ids.js';
+import type { DB } from '../db/schema.js';
 import {
-  advanceGroupingProgress,
-  findIssueState,
-  type IssueState,
-  insertIssue,
-  listCandidateIssues,
-  listPinnedExemplars,
+  type Change,
+  DEFAULT_ENGINE,
+  type GroupingEngine,
+  groupReports,
+  type ReportToGroup,
+} from './group-reports.js';
+import {
+  hasUngroupedReports,
   listUngroupedReports,
   lockGroupingProgress,
-  type PoolKey,
   setReportsIssues,
-  type UngroupedReport,
-  updateGroupedIssues,
 } from './grouping.repository.js';
-import {
-  countColumns,
-  countsOfRow,
-  dominantOutcome,
-  emptyCounts,
-  type OutcomeCounts,
-  totalOf,
-} from './issue-counts.js';
-import {
-  type Assignment,
-  CANDIDATE_LIMIT,
-  chooseIssue,
-  issueKindOf,
-  issueTitle,
-  PINNED_LIMIT,
-  parseSignature,
-  type Signature,
-  serializeSignature,
-  signatureOf,
-  widenSignature,
-} from './issue-grouping.js';
-import type { Pool, PoolCache } from './pool-cache.js';
+import { PoolCache } from './pool-cache.js';
 
 /**
- * The engine's calls a batch makes: by default the one door to it (issue-grouping.ts); a test
- * passes one that fails.
+ * The two ways reports get their issue, each in the caller's transaction and under the progress
+ * row's lock (one grouper at a time, of any instance; triage waits for it):
+ *
+ * - groupBatch: the background grouper's, over reports already stored without one;
+ * - groupArrivals: the write path's, over reports about to be inserted, so that each is
+ *   inserted with its issue (no second write of the row, no second commit).
+ *
+ * Either way in report order and exactly once: arrivals are grouped only while no stored report
+ * waits for the background grouper (a report never overtakes an older one), and a report
+ * inserted with its issue is never among those it reads.
  */
-export interface GroupingEngine {
-  signatureOf: typeof signatureOf;
-  chooseIssue: typeof chooseIssue;
-  widenSignature: typeof widenSignature;
-  issueTitle: typeof issueTitle;
-}
 
-export const DEFAULT_ENGINE: GroupingEngine = {
-  signatureOf,
-  chooseIssue,
-  widenSignature,
-  issueTitle,
-};
-
-/**
- * The kind of the issue that holds, per project and tool, the reports the engine failed on.
- * No report's kind (issueKindOf) is ever this one, so that issue is never a candidate.
- */
-export const UNSORTED_KIND = 'unsorted';
-
-/** Shown on a report that opened its issue. */
-export const NEW_ISSUE_REASON = 'first report of a new issue';
-const SAMPLE_MAX = 280;
-
-/** An issue touched by the batch, as it will be written when the batch commits. */
-interface WorkingIssue {
-  id: string;
-  projectId: string;
-  toolName: string | null;
-  kind: string;
-  status: string;
-  signature: Signature;
-  counts: OutcomeCounts;
-  firstSeen: string;
-  lastSeen: string;
-  sampleDetails: string;
-  regressedAt: string | null;
-  /** Its reports in this batch, with the engine's reason for each. */
-  members: { reportId: string; issueId: string; reason: string }[];
-}
+export {
+  DEFAULT_ENGINE,
+  type GroupingEngine,
+  NEW_ISSUE_REASON,
+  UNSORTED_KIND,
+} from './group-reports.js';
+export type { Change, ReportToGroup };
 
 export interface BatchResult {
   grouped: number;
   /** Issues to announce once committed: project, issue and what happened to it. */
-  changes: { projectId: string; issueId: string; change: 'created' | 'regressed' }[];
+  changes: Change[];
   /** When the last report it grouped was stored (ISO): how far behind grouping runs. */
   lastStoredAt: string | null;
 }
 
-const iso = (value: Date | string) => toDate(value).toISOString();
-
 /**
- * Groups the next reports (at most `limit`, in report order) in the caller's transaction:
- * each is given an issue by the engine among a bounded set of candidates, the issues'
- * counters, times and status are written, the reports get their `issue_id`, and the progress
- * row advances — all or nothing, so a crash (kill -9) leaves every report either grouped once or
- * still to group. Returns nothing grouped when another instance holds the lock. With a `cache`,
- * the candidates its previous batches read are used again while still current (pool-cache.ts);
- * the caller tells it whether the transaction committed.
+ * Groups the next stored reports without an issue (at most `limit`, in report order): all or
+ * nothing with the caller's transaction, so a crash (kill -9) leaves every report either
+ * grouped once or still to group. Nothing grouped when another instance holds the lock. With a
+ * `cache`, the caller tells it whether the transaction committed (pool-cache.ts).
  */
 export async function groupBatch(
   trx: Kysely<DB>,
@@ -118,270 +65,74 @@ export async function groupBatch(
   const reports = await listUngroupedReports(trx, limit);
   if (reports.length === 0) return none;
   const version = Number(progress.issues_version);
+  const grouped = await groupReports(trx, dialect, reports, version, now, engine, cache);
+  await setReportsIssues(trx, grouped.members);
+  return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
+}
 
-  const keyed = reports.map((report) => {
-    const key = {
-      projectId: report.project_id,
-      toolName: report.tool_name,
-      kind: issueKindOf(report.outcome),
-    };
-    return { report, key, name: poolKeyOf(key) };
-  });
-  const pools = await loadPools(trx, keyed, cache?.take(version));
-  const working = new Map<string, WorkingIssue>();
-  const changes: BatchResult['changes'] = [];
+/** Where each arriving report goes (by report id), and the issues to announce after commit. */
+export interface Arrivals {
+  placements: Map<string, { issueId: string; reason: string }>;
+  changes: Change[];
+}
 
-  for (const { report, key, name } of keyed) {
-    const pool = pools.get(name) as Pool;
-    let signature: Signature;
-    let choice: Assignment;
-    try {
-      signature = engine.signatureOf(report);
-      choice = engine.chooseIssue(signature, pool.candidates, pool.pinned);
-    } catch (error) {
-      // One report the engine cannot handle must not stall grouping for every report behind
-      // it: it joins its tool's "unsorted" issue, which a developer can merge or move from.
-      const unsorted = await unsortedIssue(trx, report, working, changes, engine, now);
-      addReport(unsorted, report, `not grouped: the grouping engine failed (${errorText(error)})`);
-      continue;
-    }
-    let issue = choice.issueId ? working.get(choice.issueId) : undefined;
-    if (!issue && choice.issueId) {
-      const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
-      // Never across projects, whatever the engine answers.
-      if (state && state.project_id === report.project_id) {
-        issue = fromState(state);
-        working.set(issue.id, issue);
-      }
-    }
-    let reason = choice.reason;
-    if (!issue) {
-      issue = await openIssue(trx, report, key.kind, signature, now, engine);
-      working.set(issue.id, issue);
-      pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
-      changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
-      reason = NEW_ISSUE_REASON;
-    } else {
+/** Groups reports as they arrive, in a transaction of the caller's (createArrivalGrouper). */
+export type GroupArrivals = (reports: readonly ReportToGroup[]) => Promise<Arrivals | null>;
+
+export interface ArrivalGrouper {
+  /**
+   * Runs `body` in one transaction on the grouper's connection, handing it `group`: called at
+   * most once, before the reports are inserted, it says which issue each goes to (null: insert
+   * them without one, for the background grouper). The candidates it read are kept for the next
+   * transaction if this one commits (pool-cache.ts).
+   */
+  transaction<T>(body: (trx: Kysely<DB>, group: GroupArrivals) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The write path's grouping (the SQLite writer thread's move of its inbox, the PostgreSQL group
+ * commit): one per writer, on the connection (or pool) it writes with.
+ */
+export function createArrivalGrouper(db: Kysely<DB>, dialect: Dialect): ArrivalGrouper {
+  const cache = new PoolCache();
+  return {
+    async transaction(body) {
       try {
-        issue.signature = engine.widenSignature(issue.signature, signature);
-      } catch {
-        // The issue keeps the signature it had: the report is placed all the same.
+        const result = await db
+          .transaction()
+          .execute((trx) =>
+            body(trx, (reports) => groupArrivals(trx, dialect, reports, new Date(), cache)),
+          );
+        cache.committed();
+        return result;
+      } catch (error) {
+        cache.forget();
+        throw error;
       }
-      if (issue.status === 'resolved') {
-        // A new report on a resolved issue reopens it; an ignored one stays quiet.
-        issue.status = 'open';
-        issue.regressedAt = iso(report.created_at);
-        changes.push({ projectId: issue.projectId, issueId: issue.id, change: 'regressed' });
-      }
-    }
-    addReport(issue, report, reason);
-    const candidate = pool.candidates.find((c) => c.issueId === issue.id);
-    if (candidate) {
-      candidate.memberCount += 1;
-      candidate.signature = issue.signature;
-    }
-  }
-
-  // Serialized once: for the update, and for the rows the cache keeps (stateOf).
-  const issues = [...working.values()].map((issue) => ({
-    issue,
-    signature: serializeSignature(issue.signature),
-  }));
-  await updateGroupedIssues(
-    trx,
-    dialect,
-    issues.map(({ issue, signature }) => ({
-      issueId: issue.id,
-      counts: issue.counts,
-      outcome: dominantOutcome(issue.counts, 'failure'),
-      firstSeen: issue.firstSeen,
-      lastSeen: issue.lastSeen,
-      sampleDetails: issue.sampleDetails,
-      signature,
-      regressedAt: issue.regressedAt,
-    })),
-    now,
-  );
-  await setReportsIssues(
-    trx,
-    issues.flatMap(({ issue }) => issue.members),
-  );
-  const last = reports[reports.length - 1] as UngroupedReport;
-  const lastStoredAt = iso(last.created_at);
-  await advanceGroupingProgress(trx, { createdAt: lastStoredAt, id: last.id }, reports.length, now);
-  cache?.stage(
-    version + 1,
-    pools,
-    new Map(issues.map(({ issue, signature }) => [issue.id, stateOf(issue, signature)])),
-  );
-  return { grouped: reports.length, changes, lastStoredAt };
+    },
+  };
 }
 
 /**
- * The signature a kept row (stateOf) was made from, so that the next batch need not parse the
- * text it just serialized.
+ * Groups `reports` (in report order) that the caller inserts in this transaction, after this
+ * returns, each with the issue it was given. Null when they must be inserted without one, for
+ * the background grouper: a stored report still waits for it, or (PostgreSQL) another
+ * instance holds the lock.
  */
-const parsedSignatures = new WeakMap<IssueState, Signature>();
-
-/** An issue as the batch wrote it (`signature` serialized), as the candidates query reads it. */
-function stateOf(issue: WorkingIssue, signature: string): IssueState {
-  const c = countColumns(issue.counts);
-  const row: IssueState = {
-    id: issue.id,
-    project_id: issue.projectId,
-    tool_name: issue.toolName,
-    kind: issue.kind,
-    status: issue.status,
-    signature,
-    first_seen: issue.firstSeen,
-    last_seen: issue.lastSeen,
-    count_success: c.count_success,
-    count_failure: c.count_failure,
-    count_confusing: c.count_confusing,
-    count_gave_up: c.count_gave_up,
-    count_request: c.count_request,
-  };
-  if (issue.signature !== null) parsedSignatures.set(row, issue.signature);
-  return row;
-}
-
-function poolKeyOf(key: PoolKey): string {
-  return JSON.stringify([key.projectId, key.toolName, key.kind]);
-}
-
-/**
- * The candidates and remembered moves of every key of the batch: the kept ones, and two queries
- * in all for the others.
- */
-async function loadPools(
+async function groupArrivals(
   trx: Kysely<DB>,
-  keys: { key: PoolKey; name: string }[],
-  kept: ReadonlyMap<string, Pool> = new Map(),
-): Promise<Map<string, Pool>> {
-  const pools = new Map<string, Pool>();
-  const distinct: PoolKey[] = [];
-  for (const { key, name } of keys) {
-    if (pools.has(name)) continue;
-    const pool = kept.get(name);
-    pools.set(name, pool ?? { candidates: [], states: new Map(), pinned: [] });
-    if (!pool) distinct.push(key);
-  }
-  if (distinct.length === 0) return pools;
-  const poolOf = (row: { project_id: string; tool_name: string | null; kind: string }) =>
-    pools.get(poolKeyOf({ projectId: row.project_id, toolName: row.tool_name, kind: row.kind }));
-  for (const row of await listCandidateIssues(trx, distinct, CANDIDATE_LIMIT)) {
-    const pool = poolOf(row);
-    if (!pool) continue;
-    pool.candidates.push({
-      issueId: row.id,
-      signature: parseSignature(row.signature),
-      memberCount: totalOf(countsOfRow(row)),
-    });
-    pool.states.set(row.id, row);
-  }
-  for (const row of await listPinnedExemplars(trx, distinct, PINNED_LIMIT)) {
-    poolOf(row)?.pinned.push({ issueId: row.issue_id, signature: parseSignature(row.signature) });
-  }
-  return pools;
-}
-
-function fromState(state: IssueState): WorkingIssue {
-  return {
-    id: state.id,
-    projectId: state.project_id,
-    toolName: state.tool_name,
-    kind: state.kind,
-    status: state.status,
-    signature: parsedSignatures.get(state) ?? parseSignature(state.signature),
-    counts: countsOfRow(state),
-    firstSeen: iso(state.first_seen),
-    lastSeen: iso(state.last_seen),
-    sampleDetails: '',
-    regressedAt: null,
-    members: [],
-  };
-}
-
-function errorText(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 200);
-}
-
-/** The tool's issue of reports the engine failed on: found in the batch, the database, or new. */
-async function unsortedIssue(
-  trx: Kysely<DB>,
-  report: UngroupedReport,
-  working: Map<string, WorkingIssue>,
-  changes: BatchResult['changes'],
-  engine: GroupingEngine,
+  dialect: Dialect,
+  reports: readonly ReportToGroup[],
   now: Date,
-): Promise<WorkingIssue> {
-  const key = { projectId: report.project_id, toolName: report.tool_name, kind: UNSORTED_KIND };
-  const [found] = await listCandidateIssues(trx, [key], 1);
-  const existing = found && (working.get(found.id) ?? fromState(found));
-  if (existing) {
-    working.set(existing.id, existing);
-    return existing;
-  }
-  const issue = await openIssue(trx, report, UNSORTED_KIND, null, now, engine);
-  working.set(issue.id, issue);
-  changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
-  return issue;
-}
-
-function titleOf(report: UngroupedReport, engine: GroupingEngine): string {
-  try {
-    return engine.issueTitle([report]);
-  } catch {
-    const text = report.details.replace(/\s+/g, ' ').trim();
-    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-  }
-}
-
-async function openIssue(
-  trx: Kysely<DB>,
-  report: UngroupedReport,
-  kind: string,
-  signature: Signature | null,
-  now: Date,
-  engine: GroupingEngine,
-): Promise<WorkingIssue> {
-  const id = newId(now.getTime());
-  const firstSeen = iso(report.created_at);
-  await insertIssue(trx, {
-    id,
-    projectId: report.project_id,
-    title: titleOf(report, engine),
-    toolName: report.tool_name,
-    kind,
-    outcome: report.outcome,
-    signature: signature === null ? 'null' : serializeSignature(signature),
-    firstSeen,
-    now: now.toISOString(),
-  });
+  cache?: PoolCache,
+): Promise<Arrivals | null> {
+  if (reports.length === 0) return { placements: new Map(), changes: [] };
+  const progress = await lockGroupingProgress(trx, dialect, { wait: false });
+  if (!progress || (await hasUngroupedReports(trx))) return null;
+  const version = Number(progress.issues_version);
+  const grouped = await groupReports(trx, dialect, reports, version, now, DEFAULT_ENGINE, cache);
   return {
-    id,
-    projectId: report.project_id,
-    toolName: report.tool_name,
-    kind,
-    status: 'open',
-    signature: signature as Signature,
-    counts: emptyCounts(),
-    firstSeen,
-    lastSeen: firstSeen,
-    sampleDetails: '',
-    regressedAt: null,
-    members: [],
+    placements: new Map(grouped.members.map((m) => [m.reportId, m])),
+    changes: grouped.changes,
   };
-}
-
-function addReport(issue: WorkingIssue, report: UngroupedReport, reason: string): void {
-  issue.counts[report.outcome as Outcome] += 1;
-  const at = iso(report.created_at);
-  if (at < issue.firstSeen) issue.firstSeen = at;
-  // The sample is the latest report's; reports arrive in order, so a later one replaces it.
-  if (at >= issue.lastSeen || issue.sampleDetails === '') {
-    issue.lastSeen = at > issue.lastSeen ? at : issue.lastSeen;
-    issue.sampleDetails = report.details.slice(0, SAMPLE_MAX);
-  }
-  issue.members.push({ reportId: report.id, issueId: issue.id, reason });
 }

@@ -117,7 +117,11 @@ export class Grouper {
     return result.grouped;
   }
 
-  private async announce(changes: BatchResult['changes']): Promise<void> {
+  /**
+   * Publishes issues created or reopened by a committed batch, or by the report writer's
+   * grouping (reports/write-path/), on the event bus. Never rejects.
+   */
+  async announce(changes: BatchResult['changes']): Promise<void> {
     try {
       const rows = await listIssueRowsByIds(
         this.deps.db,

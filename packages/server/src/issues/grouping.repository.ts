@@ -83,6 +83,23 @@ export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
     .execute();
 }
 
+/**
+ * Whether any stored report waits for its issue: one entry of the partial index
+ * `reports_ungrouped` read at most. The order is what makes SQLite's planner pick that index:
+ * without it, it scanned all of `reports_by_project_issue` (report-query-plans.test.ts).
+ */
+export async function hasUngroupedReports(trx: Kysely<DB>): Promise<boolean> {
+  const row = await trx
+    .selectFrom('reports')
+    .select('id')
+    .where('issue_id', 'is', null)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export type UngroupedReport = Awaited<ReturnType<typeof listUngroupedReports>>[number];
 
 const ISSUE_STATE = [

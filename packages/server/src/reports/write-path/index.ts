@@ -6,7 +6,7 @@ import type { StorageDefaults } from '../../limits/storage-limits.js';
 import { importSteps, type Row, runAsync } from './batch-steps.js';
 import { createGroupCommitWriter } from './group-commit-writer.js';
 import type { NewReport, ReportWriter } from './report-writer.js';
-import { createSqliteReportWriter } from './sqlite/sqlite-report-writer.js';
+import { type ArrivalListener, createSqliteReportWriter } from './sqlite/sqlite-report-writer.js';
 
 /**
  * The write path of reports: ONE entry point. One writer with two storage back ends that run the
@@ -24,10 +24,17 @@ export type {
   ReportWriter,
   SubmissionOutcome,
 } from './report-writer.js';
+export type { ArrivalListener } from './sqlite/sqlite-report-writer.js';
 
 export interface ReportWriterOptions {
   /** Told the size of each batch the Kysely back end commits (tests: batches are shared). */
   onCommit?: (size: number) => void;
+  /**
+   * Given when the writer should give reports their issue as it stores them (ISSUE_GROUPING):
+   * told what grouping did. The SQLite file's writer does; the others leave reports to the
+   * background grouper (issues/grouper.ts), which also groups what the writer could not.
+   */
+  grouping?: ArrivalListener;
 }
 
 export function createReportWriter(
@@ -43,6 +50,7 @@ export function createReportWriter(
     return createSqliteReportWriter(database.sqlitePath, {
       limits: defaults,
       sync: config.sqliteSync,
+      grouping: options.grouping ?? null,
     });
   }
   return createGroupCommitWriter(database.kysely, {

@@ -1,6 +1,8 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { openSqliteConnection } from '../../../db/sqlite-connection.js';
+import { kyselyOverConnection } from '../../../db/sqlite-kysely.js';
 import { errorCode, errorWithCode } from '../../../errors/storage-fault.js';
+import { type Change, createArrivalGrouper } from '../../../issues/group-batch.js';
 import type { ReportSubmission } from '../report-writer.js';
 import { createSqliteReportBatch } from './sqlite-report-batch.js';
 import type {
@@ -15,16 +17,18 @@ import { createWalSync, WAL_SYNC_MS, type WalSync } from './wal-sync.js';
  * The SQLite report writer thread (started by sqlite-report-writer.ts): stores the submissions
  * posted to it, in batches, on its own connection, and moves its inbox into `reports`
  * (sqlite-report-batch.ts) when asked, when it holds `inbox.rows` reports, `inbox.ms` after
- * it stopped being empty, and before it closes. Under `SQLITE_SYNC=normal` (the default) its
- * commits are not fsynced one by one: wal-sync.ts fsyncs the WAL within 50 ms of each. Imports
- * nothing but better-sqlite3, node:fs and the batch it runs.
+ * it stopped being empty, and before it closes. With ISSUE_GROUPING on, the move gives each
+ * report its issue as it inserts it (issues/group-batch.ts, over Kysely on this connection), a
+ * chunk per transaction, with the store batches that came meanwhile run between two chunks.
+ * Under `SQLITE_SYNC=normal` (the default) its commits are not fsynced one by one: wal-sync.ts
+ * fsyncs the WAL within 50 ms of each.
  */
 
 /** About the upper bound of one batch, so one COMMIT never holds a very long transaction. */
 const MAX_BATCH = 256;
 
 const port = parentPort!;
-const { path, limits, inbox, sync } = workerData as WriterThreadData;
+const { path, limits, inbox, sync, grouping } = workerData as WriterThreadData;
 const { sqlite, batch } = open();
 let walSync: WalSync | null = null;
 if (sync === 'normal') {
@@ -37,10 +41,19 @@ if (sync === 'normal') {
   });
 }
 let moveTimer: NodeJS.Timeout | null = null;
+/** The move under way: it goes on, a chunk at a time, until the inbox is empty. */
+let moving: Promise<void> | null = null;
+/**
+ * While a chunk's transaction runs. Over better-sqlite3 its awaits are all microtasks, so no
+ * message can come in the middle; if one ever did, it waits for the chunk instead of starting
+ * a transaction inside it.
+ */
+let inChunk = false;
+const deferred: ToWriterThread[] = [];
 const ready: FromWriterThread = { type: 'ready' };
 port.postMessage(ready);
 // Reports a stopped server left in the inbox.
-moveInbox();
+void moveInbox();
 
 /**
  * Opens the file (never creating it: the server's connection did) and proves it can write:
@@ -50,7 +63,8 @@ moveInbox();
 function open() {
   try {
     const sqlite = openSqliteConnection(path, { mustExist: true });
-    const batch = createSqliteReportBatch(sqlite, limits);
+    const grouper = grouping ? createArrivalGrouper(kyselyOverConnection(sqlite), 'sqlite') : null;
+    const batch = createSqliteReportBatch(sqlite, limits, grouper);
     batch.probeWrite();
     return { sqlite, batch };
   } catch (error) {
@@ -65,20 +79,51 @@ function failure(error: unknown): { error: string; code: string | null } {
 }
 
 /**
- * Moves the inbox and tells the parent thread, which answers the readers waiting for it. A move
- * asks for no fsync of its own (SQLITE_SYNC=normal): it adds no report, only relocates them.
- * Either the fsync their batches scheduled is still to come, and covers the move too (one fsync
- * covers the whole WAL), or it has run, and a power cut that undoes the move leaves them in the
- * inbox, to be moved at the next start.
+ * Moves the inbox (a move under way goes on until it is empty) and then tells the parent
+ * thread, which answers the readers waiting for it: the inbox is empty when `moved` is posted,
+ * so it covers every report acknowledged before it. A move asks for no fsync of its own
+ * (SQLITE_SYNC=normal): it adds no report, only relocates them. Either the fsync their batches
+ * scheduled is still to come, and covers the move too (one fsync covers the whole WAL), or it
+ * has run, and a power cut that undoes the move leaves them in the inbox, to be moved at the
+ * next start.
  */
-function moveInbox(): void {
+function moveInbox(): Promise<void> {
   if (moveTimer) clearTimeout(moveTimer);
   moveTimer = null;
-  let reply: FromWriterThread = { type: 'moved' };
+  moving ??= runMove().finally(() => {
+    moving = null;
+  });
+  return moving;
+}
+
+async function runMove(): Promise<void> {
+  const changes: Change[] = [];
+  let groupingError: string | undefined;
+  let reply: FromWriterThread;
   try {
-    batch.moveInbox();
+    while (batch.inboxRows() > 0) {
+      if (!grouping) {
+        batch.moveInbox();
+        break;
+      }
+      inChunk = true;
+      try {
+        changes.push(...(await batch.moveGroupedChunk()));
+      } catch (error) {
+        // Grouping must never keep reports out of `reports`: they are moved without an issue,
+        // and the background grouper (issues/grouper.ts) gives them one.
+        groupingError = failure(error).error;
+        batch.moveInbox();
+      } finally {
+        inChunk = false;
+        for (let message = deferred.shift(); message; message = deferred.shift()) handle(message);
+      }
+      // The store batches that came meanwhile go first: a 201 waits for one chunk at most.
+      if (batch.inboxRows() > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    reply = { type: 'moved', changes, groupingError };
   } catch (error) {
-    reply = { type: 'moved', ...failure(error) };
+    reply = { type: 'moved', changes, groupingError, ...failure(error) };
   }
   port.postMessage(reply);
 }
@@ -94,7 +139,12 @@ function probe(): void {
   port.postMessage(reply);
 }
 
-port.on('message', (first: ToWriterThread) => {
+port.on('message', (message: ToWriterThread) => {
+  if (inChunk) deferred.push(message);
+  else handle(message);
+});
+
+function handle(first: ToWriterThread): void {
   // Everything posted while the last batch was being committed joins this one.
   const submissions: Numbered<ReportSubmission>[] = [];
   let closing = false;
@@ -120,11 +170,12 @@ port.on('message', (first: ToWriterThread) => {
   }
   if (probeAsked) probe();
   // After the results are posted: no 201 waits for a move.
-  if (closing || moveAsked || batch.inboxRows() >= inbox.rows) moveInbox();
-  else if (batch.inboxRows() > 0) moveTimer ??= setTimeout(moveInbox, inbox.ms);
   if (closing) {
-    walSync?.close();
-    sqlite.close();
-    port.close();
-  }
-});
+    void moveInbox().then(() => {
+      walSync?.close();
+      sqlite.close();
+      port.close();
+    });
+  } else if (moveAsked || batch.inboxRows() >= inbox.rows) void moveInbox();
+  else if (batch.inboxRows() > 0) moveTimer ??= setTimeout(moveInbox, inbox.ms);
+}

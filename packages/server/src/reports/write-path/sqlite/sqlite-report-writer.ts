@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { SqliteSync } from '../../../config.js';
 import { classifyStorageFault, errorCode, errorWithCode } from '../../../errors/storage-fault.js';
+import type { Change } from '../../../issues/group-batch.js';
 import type { StorageDefaults } from '../../../limits/storage-limits.js';
 import { startWorker } from '../../../start-worker.js';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from '../report-writer.js';
@@ -55,11 +56,13 @@ export function createSqliteReportWriter(
     sync,
     startThread = startWriterThread,
     inbox = INBOX_MOVE,
+    grouping = null,
   }: {
     limits: StorageDefaults;
     sync: SqliteSync;
     startThread?: (data: WriterThreadData) => Worker;
     inbox?: WriterThreadData['inbox'];
+    grouping?: ArrivalListener | null;
   },
 ): ReportWriter {
   const pending = new Map<
@@ -159,7 +162,7 @@ export function createSqliteReportWriter(
   }
 
   function spawn(): Worker {
-    const thread = startThread({ path, limits, sync, inbox });
+    const thread = startThread({ path, limits, sync, inbox, grouping: grouping !== null });
     let ready = false;
     thread.on('message', (reply: FromWriterThread) => {
       if (typeof reply !== 'string') {
@@ -173,10 +176,12 @@ export function createSqliteReportWriter(
               : errorWithCode(`A write probe failed: ${reply.error}`, reply.code),
           );
         } else if (reply.error === undefined) {
+          arrived(reply);
           // Messages arrive in order: this move covers every report acknowledged before it.
           unmoved = false;
           settleMoveWaiters(null);
         } else {
+          arrived(reply);
           const error = errorWithCode(
             `Stored reports could not be moved into reports: ${reply.error}`,
             reply.code,
@@ -221,6 +226,12 @@ export function createSqliteReportWriter(
       if (!closed) worker = spawn();
     });
     return thread;
+  }
+
+  /** What a move's grouping did: issues to announce, and why it failed if it did. */
+  function arrived(reply: { changes: Change[]; groupingError?: string }): void {
+    if (reply.changes.length > 0) grouping?.announce(reply.changes);
+    if (reply.groupingError !== undefined) grouping?.failed(reply.groupingError);
   }
 
   /** After the I/O of this turn: every request parsed in it travels in one message. */
@@ -274,6 +285,16 @@ export function createSqliteReportWriter(
       await exited;
     },
   };
+}
+
+/**
+ * Told what the thread's grouping of the reports it moves did (issues/group-batch.ts
+ * createArrivalGrouper): the issues it created or reopened, once committed; and why it could not
+ * group a chunk (the reports were moved without an issue, for the background grouper).
+ */
+export interface ArrivalListener {
+  announce(changes: Change[]): void;
+  failed(reason: string): void;
 }
 
 /** The writer thread (sqlite-report-worker.ts); tests pass their own starter around it. */

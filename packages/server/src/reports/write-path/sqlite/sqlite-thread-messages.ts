@@ -1,4 +1,5 @@
 import type { SqliteSync } from '../../../config.js';
+import type { Change } from '../../../issues/group-batch.js';
 import type { StorageDefaults } from '../../../limits/storage-limits.js';
 import type { SubmissionOutcome } from '../report-writer.js';
 
@@ -21,6 +22,8 @@ export interface WriterThreadData {
   /** When the thread moves its inbox into `reports` unasked: at this many reports, or this long
    * after a first report entered it. */
   inbox: { rows: number; ms: number };
+  /** Whether moving the inbox gives each report its issue (ISSUE_GROUPING). */
+  grouping: boolean;
 }
 
 /** Messages to the writer thread; submissions packed by sqlite-writer-codec.ts. */
@@ -32,10 +35,18 @@ export type ToWriterThread =
 
 /**
  * Messages from the writer thread: `ready` once its connection is open, the packed results of
- * each committed batch, `moved` after each move of its inbox and `probed` after each write
- * probe, with why it failed if it did (message and SQLite code).
+ * each committed batch, `moved` after each move of its inbox (with the issues its grouping
+ * created or reopened, and why grouping failed if it did) and `probed` after each write probe,
+ * with why it failed if it did (message and SQLite code).
  */
 export type FromWriterThread =
   | { type: 'ready' }
-  | { type: 'moved' | 'probed'; error?: string; code?: string | null }
+  | { type: 'probed'; error?: string; code?: string | null }
+  | {
+      type: 'moved';
+      error?: string;
+      code?: string | null;
+      changes: Change[];
+      groupingError?: string;
+    }
   | string;
