@@ -39,6 +39,17 @@ const ratioOf = (round: IngestRound) =>
 
 export const percent = (ratio: number) => `${(ratio * 100).toFixed(0)}%`;
 
+/** Throughput a round lost to grouping: its grouping run against its ISSUE_GROUPING=off run. */
+function costOf(round: IngestRound): number {
+  return 1 - round.debrief.requestsPerSecond / round.ungrouped.requestsPerSecond;
+}
+
+/** The median (the upper one of an even count), NaN when any value is. */
+function median(values: number[]): number {
+  if (values.some(Number.isNaN)) return Number.NaN;
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+}
+
 /** The round whose throughput ratio is the median (the upper one of an even count). */
 export function medianRound(rounds: IngestRound[]): IngestRound {
   const sorted = [...rounds].sort((a, b) => ratioOf(a) - ratioOf(b));
@@ -76,17 +87,28 @@ export function ingestTable(rows: IngestRow[]): string {
     const met = target
       ? mark(ratio >= target.ratio && debrief.p99Ms <= bare.p99Ms * target.p99Times)
       : '';
-    const cost = 1 - debrief.requestsPerSecond / ungrouped.requestsPerSecond;
+    // Judged on every round's own pair (each ISSUE_GROUPING=off run next to its grouping run),
+    // not on the median round's alone: the machine's drift from one run to the next is larger
+    // than the 10 % being judged, and one pair picked by another ratio is as good as a coin.
+    const costs = rounds.map(costOf);
+    const cost = median(costs);
+    const extraCpu = median(
+      rounds.map((round) =>
+        round.debrief.cpuMicrosPerRequest !== null && round.ungrouped.cpuMicrosPerRequest !== null
+          ? round.debrief.cpuMicrosPerRequest - round.ungrouped.cpuMicrosPerRequest
+          : Number.NaN,
+      ),
+    );
     const waited = Math.max(...rounds.map((round) => round.debrief.grouping.maxAgeMs));
     lines.push(
       `| bare node:http (JSON.parse, 201) | ${fmt(bare.requestsPerSecond)} | ${bare.p50Ms} | ${bare.p99Ms} | ${bare.failures} | ${cpu(bare)} | | | | |`,
       `| Debrief on ${dialect}, ISSUE_GROUPING=off | ${fmt(ungrouped.requestsPerSecond)} | ${ungrouped.p50Ms} | ${ungrouped.p99Ms} | ${ungrouped.failures} | ${cpu(ungrouped)} | ${percent(ungrouped.requestsPerSecond / bare.requestsPerSecond)} | | | |`,
       `| Debrief on ${dialect} | ${fmt(debrief.requestsPerSecond)} | ${debrief.p50Ms} | ${debrief.p99Ms} | ${debrief.failures} | ${cpu(debrief)} | **${(ratio * 100).toFixed(1)}%** | ${cpuRatio} | ${targetText} | ${met} |`,
-      `| grouping's cost (issue 18): throughput below ISSUE_GROUPING=off | | | | | | **${percent(cost)}** | | ≤ ${percent(GROUPING_TARGETS.maxCost)} | ${mark(cost <= GROUPING_TARGETS.maxCost)} |`,
+      `| grouping's cost (issue 18): throughput below ISSUE_GROUPING=off, median of the rounds' pairs | | | | | ${Number.isNaN(extraCpu) ? 'n/a' : `+${fmt(extraCpu)}`} | **${percent(cost)}** | | ≤ ${percent(GROUPING_TARGETS.maxCost)} | ${mark(cost <= GROUPING_TARGETS.maxCost)} |`,
       `| a report's wait for its issue (oldest ungrouped, every round, sampled each 250 ms) | | | **${fmt(waited)}** | | | | | ≤ ${fmt(GROUPING_TARGETS.maxWaitMs)} ms | ${mark(waited <= GROUPING_TARGETS.maxWaitMs)} |`,
     );
     notes.push(
-      `${dialect}: median of ${rounds.length} alternating rounds; throughput ratio per round ${rounds.map((round) => percent(ratioOf(round))).join(', ')}; without grouping ${rounds.map((round) => percent(round.ungrouped.requestsPerSecond / round.bare.requestsPerSecond)).join(', ')}; oldest ungrouped per round ${rounds.map((round) => `${fmt(round.debrief.grouping.maxAgeMs)} ms`).join(', ')}, all grouped ${rounds.map((round) => (round.debrief.grouping.drainedMs === null ? 'not within 120 s' : `${fmt(round.debrief.grouping.drainedMs)} ms`)).join(', ')} after the load.`,
+      `${dialect}: median of ${rounds.length} alternating rounds; throughput ratio per round ${rounds.map((round) => percent(ratioOf(round))).join(', ')}; without grouping ${rounds.map((round) => percent(round.ungrouped.requestsPerSecond / round.bare.requestsPerSecond)).join(', ')}; grouping's cost per round ${costs.map(percent).join(', ')}; oldest ungrouped per round ${rounds.map((round) => `${fmt(round.debrief.grouping.maxAgeMs)} ms`).join(', ')}, all grouped ${rounds.map((round) => (round.debrief.grouping.drainedMs === null ? 'not within 120 s' : `${fmt(round.debrief.grouping.drainedMs)} ms`)).join(', ')} after the load.`,
     );
   }
   lines.push('', ...notes);

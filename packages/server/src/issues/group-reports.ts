@@ -102,7 +102,10 @@ export interface Grouped {
   lastStoredAt: string;
 }
 
-const iso = (value: Date | string) => toDate(value).toISOString();
+/** ISO text of a stored time; SQLite's already is (parsing and printing it cost ~2 µs a report). */
+const iso = (value: Date | string) =>
+  typeof value === 'string' && ISO.test(value) ? value : toDate(value).toISOString();
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /**
  * Gives each of `reports` (in report order, at least one) an issue in the caller's transaction,

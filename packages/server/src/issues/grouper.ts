@@ -45,7 +45,10 @@ const CATCH_UP_AFTER_MS = 1_000;
 const CATCH_UP_PAUSE = 1 / 3;
 
 /**
- * The background grouper (issue 18): off the request path, it places every report in an issue,
+ * The background grouper (issue 18). On a SQLite file the report writer groups reports as it
+ * stores them (group-batch.ts createArrivalGrouper) and this groups only what it leaves (an
+ * upgraded database's reports, a chunk whose grouping failed); on PostgreSQL it groups all.
+ * Off the request path, it places every report in an issue,
  * in report order, a batch per transaction (group-batch.ts), where `batches` runs them (the
  * server: a thread of their own). It polls every `intervalMs`, and while whole batches wait it
  * goes on after a pause as long as the last round, or a third of it while the reports it
