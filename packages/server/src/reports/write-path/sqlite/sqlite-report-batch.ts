@@ -158,7 +158,8 @@ export function createSqliteReportBatch(
       emptyUpTo.run(last);
       return { count: rows.length, changes: arrivals?.changes ?? [] };
     });
-    inboxRows = Math.max(0, inboxRows - moved.count);
+    // An empty chunk means an empty inbox, whatever the count said: the move loop ends.
+    inboxRows = moved.count === 0 ? 0 : Math.max(0, inboxRows - moved.count);
     return moved.changes;
   }
 
