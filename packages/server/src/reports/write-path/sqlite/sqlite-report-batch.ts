@@ -55,16 +55,20 @@ export function createSqliteReportBatch(
     runSync(storeBatchSteps(submissions, options), execute),
   );
 
-  const moveReports = sqlite.prepare(`
+  // The inbox's reports up to a rowid, in the order they were stored, without an issue: all of
+  // them (moveInbox), or a chunk the grouper left to the background grouper (moveGroupedChunk).
+  const moveUpTo = sqlite.prepare(`
     insert into reports
       (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
     select id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions
-    from report_inbox order by rowid
+    from report_inbox where rowid <= ? order by rowid
   `);
-  const emptyInbox = sqlite.prepare('delete from report_inbox');
+  const emptyUpTo = sqlite.prepare('delete from report_inbox where rowid <= ?');
+  /** Above every rowid SQLite can give. */
+  const LAST_ROWID = 9_223_372_036_854_775_807n;
   const move = sqlite.transaction(() => {
-    moveReports.run();
-    emptyInbox.run();
+    moveUpTo.run(LAST_ROWID);
+    emptyUpTo.run(LAST_ROWID);
   });
   // Reports committed to the inbox and not moved yet, including any a stopped server left.
   let inboxRows = (sqlite.prepare('select count(*) as n from report_inbox').get() as { n: number })
@@ -126,14 +130,6 @@ export function createSqliteReportBatch(
     join report_inbox as i on i.rowid = p.value ->> 0
     order by p.key
   `);
-  const moveUpTo = sqlite.prepare(`
-    insert into reports
-      (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)
-    select id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions
-    from report_inbox where rowid <= ? order by rowid
-  `);
-  const emptyUpTo = sqlite.prepare('delete from report_inbox where rowid <= ?');
-
   /**
    * Moves the oldest reports of the inbox (at most GROUPED_MOVE_ROWS) into `reports`, each
    * inserted with its issue (issues/group-batch.ts createArrivalGrouper), in one transaction;
