@@ -110,4 +110,31 @@ describe.each(DIALECTS)('GET /v1/dashboard/{projectId}/events on %s', (dialect) 
       stream.close();
     }
   });
+
+  it('sends a report once to a stream that replayed it while its live copy was on its way', async () => {
+    const t = await server.tenant();
+    const url = `${server.url}/v1/dashboard/${t.projectId}/events`;
+    // Another tab keeps the project subscribed, so the live copy waits in the hub's window.
+    const tab = await openSse(url, bearer(t.apiKey));
+    const resumed: Awaited<ReturnType<typeof openSse>>[] = [];
+    try {
+      await tab.waitFor((e) => e.event === 'ready', 2000, 'ready event');
+      const first = await call(`${server.url}/v1/reports`, {
+        body: { ingest_key: t.ingestKey, outcome: 'success', details: 'one' },
+      });
+      const second = await call(`${server.url}/v1/reports`, {
+        body: { ingest_key: t.ingestKey, outcome: 'success', details: 'two' },
+      });
+      // Resumed at once: the backlog read finds `two` before its live copy is flushed.
+      resumed.push(await openSse(url, { ...bearer(t.apiKey), 'last-event-id': first.body.id }));
+      const stream = resumed[0]!;
+      await stream.waitFor((e) => e.id === second.body.id, 2000, 'replayed report');
+      await tab.waitFor((e) => e.id === second.body.id, 2000, 'live report');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(reports(stream.events).map((e) => e.id)).toEqual([second.body.id]);
+    } finally {
+      tab.close();
+      for (const stream of resumed) stream.close();
+    }
+  });
 });

@@ -24,6 +24,13 @@ const FLUSH_MS = 200;
  * drops a reader that keeps up.
  */
 const FLUSH_MAX_BYTES = 256 * 1024;
+/**
+ * How long after its replay a resumed stream drops live copies of what its reader already has.
+ * A report committed before the backlog was read is on its way live too — in the project's
+ * pending window (up to FLUSH_MS) or, on PostgreSQL, in a notification still in flight — and
+ * is either in the replay or at or before the reader's Last-Event-ID.
+ */
+const REPLAY_MEMORY_MS = 5000;
 /** Streams still open at shutdown get this long to take their end before being cut. */
 const SHUTDOWN_GRACE_MS = 1000;
 /** What a refused stream is told to wait before trying again. */
@@ -60,7 +67,11 @@ export interface Subscriber {
   readonly stream: EventStream;
   held: Batch[] | null;
   heldBytes: number;
+  /** The Last-Event-ID the stream resumed from, and the ids its replay sent after it. */
+  resumedFrom: string | null;
   replayed: Set<string>;
+  /** Until then, live copies of those (and of anything up to resumedFrom) are left out. */
+  replayedUntil: number;
 }
 
 interface ProjectStreams {
@@ -133,7 +144,14 @@ export class StreamHub {
         this.stopHeartbeatWhenIdle();
       },
     });
-    const subscriber: Subscriber = { stream, held: [], heldBytes: 0, replayed: new Set() };
+    const subscriber: Subscriber = {
+      stream,
+      held: [],
+      heldBytes: 0,
+      resumedFrom: target.lastEventId,
+      replayed: new Set(),
+      replayedUntil: 0,
+    };
     this.streams.add(stream);
     project.subscribers.add(subscriber);
     this.startHeartbeat();
@@ -147,21 +165,34 @@ export class StreamHub {
     return subscriber.stream.send(formatReportEvent(report), report.id);
   }
 
-  /** Ends the replay: the held live reports are sent (minus those replayed), then live ones. */
+  /**
+   * Ends the replay: the held live reports are sent, then live ones, minus those replayed
+   * (for REPLAY_MEMORY_MS: a replayed report's live copy may still be on its way).
+   */
   goLive(subscriber: Subscriber): void {
     const held = subscriber.held ?? [];
     subscriber.held = null;
     subscriber.heldBytes = 0;
-    for (const batch of held) {
-      if (!batch.parts.some((part) => subscriber.replayed.has(part.id))) {
-        subscriber.stream.send(batch.bytes, batch.lastId);
-        continue;
-      }
-      for (const part of batch.parts)
-        if (!subscriber.replayed.has(part.id))
-          subscriber.stream.send(part.text, part.id || undefined);
+    subscriber.replayedUntil = Date.now() + REPLAY_MEMORY_MS;
+    for (const batch of held) this.sendLive(subscriber, batch);
+  }
+
+  /** Writes a live batch, leaving out the reports the reader already has (REPLAY_MEMORY_MS). */
+  private sendLive(subscriber: Subscriber, batch: Batch): void {
+    if (subscriber.resumedFrom !== null && Date.now() > subscriber.replayedUntil) {
+      subscriber.replayed.clear();
+      subscriber.resumedFrom = null;
     }
-    subscriber.replayed.clear();
+    const { replayed, resumedFrom } = subscriber;
+    // Report ids are UUIDv7: one at or before the resume point was stored before it.
+    const had = (id: string) =>
+      id !== '' && resumedFrom !== null && (id <= resumedFrom || replayed.has(id));
+    if (!batch.parts.some((part) => had(part.id))) {
+      subscriber.stream.send(batch.bytes, batch.lastId);
+      return;
+    }
+    for (const part of batch.parts)
+      if (!had(part.id)) subscriber.stream.send(part.text, part.id || undefined);
   }
 
   /** Ends every stream (shutdown), instead of waiting for every dashboard to leave. */
@@ -246,7 +277,7 @@ export class StreamHub {
         if (subscriber.stream.bufferedBytes + subscriber.heldBytes > cap)
           subscriber.stream.overflow();
       } else {
-        subscriber.stream.send(batch.bytes, batch.lastId);
+        this.sendLive(subscriber, batch);
       }
     }
   }
