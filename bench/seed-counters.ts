@@ -1,28 +1,49 @@
 /**
  * The counters the server keeps beside the reports, rebuilt from the seeded reports with a
  * group-by in SQL: `report_counts` (per project, tool, source, outcome) and, when the schema
- * being measured has them, the rollups (the same per UTC hour and per UTC day). With them the seeded database
- * is what the API would have produced, so every read path answers as it would in production.
+ * being measured has them, the rollups (per UTC minute, hour or day, by outcome and the labels
+ * each keeps: ROLLUP_GRAINS). With them the seeded database is what the API would have
+ * produced, so every read path answers as it would in production.
  */
+import {
+  ROLLUP_GRAINS,
+  type RollupGrain,
+  rollupColumns,
+} from '../packages/server/src/reports/report-rollup-key.js';
 import { query, type SeedConnection, tableExists } from './seed-connection.js';
 
 /**
- * A report's bucket in each rollup table, as the server computes it (migration 0010,
- * reports/report-rollup-key.ts): the UTC hour or day it starts, timestamptz on PostgreSQL and
- * ISO 8601 text on SQLite.
+ * A report's bucket in each rollup table, as the server computes it (migrations 0010 and 0015,
+ * reports/report-rollup-key.ts): the UTC minute, hour or day it starts, timestamptz on
+ * PostgreSQL and ISO 8601 text on SQLite.
  */
-function bucket(dialect: SeedConnection['dialect'], grain: 'hour' | 'day'): string {
+function bucket(dialect: SeedConnection['dialect'], grain: RollupGrain['column']): string {
   if (dialect === 'postgres')
     return `date_trunc('${grain}', p.created_at at time zone 'UTC') at time zone 'UTC'`;
+  if (grain === 'minute') return `substr(p.created_at, 1, 16) || ':00.000Z'`;
   return grain === 'hour'
     ? `substr(p.created_at, 1, 13) || ':00:00.000Z'`
     : `substr(p.created_at, 1, 10) || 'T00:00:00.000Z'`;
 }
 
-const ROLLUPS = [
-  { table: 'report_rollups', column: 'hour', grain: 'hour' },
-  { table: 'report_rollups_daily', column: 'day', grain: 'day' },
-] as const;
+/** A rollup's column as computed from a report `p`: its bucket, or a label ('' when absent). */
+function columnValue(
+  dialect: SeedConnection['dialect'],
+  grain: RollupGrain,
+  column: string,
+): string {
+  if (column === grain.column) return bucket(dialect, grain.column);
+  if (column === 'tool_name' || column === 'source') return `coalesce(p.${column}, '')`;
+  return `p.${column}`;
+}
+
+/** The rollup tables of the schema measured (an older one may lack some). */
+async function rollupsOf(conn: SeedConnection): Promise<RollupGrain[]> {
+  const present: RollupGrain[] = [];
+  for (const grain of ROLLUP_GRAINS as readonly RollupGrain[])
+    if (await tableExists(conn, grain.table)) present.push(grain);
+  return present;
+}
 
 /**
  * Replaces the projects' counter rows by counts of their reports. Returns whether rollups were
@@ -32,7 +53,8 @@ export async function rebuildCounters(
   conn: SeedConnection,
   projectIds: string[],
 ): Promise<boolean> {
-  const rollups = await tableExists(conn, 'report_rollups');
+  const grains = await rollupsOf(conn);
+  const rollups = grains.length > 0;
   const labels = `coalesce(p.tool_name, ''), coalesce(p.source, ''), p.outcome`;
   await query(conn, 'begin');
   for (const projectId of projectIds) {
@@ -44,15 +66,15 @@ export async function rebuildCounters(
        group by p.project_id, ${labels}`,
       [projectId],
     );
-    if (!rollups) continue;
-    for (const { table, column, grain } of ROLLUPS) {
-      const at = bucket(conn.dialect, grain);
-      await query(conn, `delete from ${table} where project_id = ?`, [projectId]);
+    for (const grain of grains) {
+      const columns = rollupColumns(grain);
+      const values = columns.map((column) => columnValue(conn.dialect, grain, column)).join(', ');
+      await query(conn, `delete from ${grain.table} where project_id = ?`, [projectId]);
       await query(
         conn,
-        `insert into ${table} (project_id, ${column}, tool_name, source, outcome, count)
-         select p.project_id, ${at}, ${labels}, count(*) from reports p where p.project_id = ?
-         group by p.project_id, ${at}, ${labels}`,
+        `insert into ${grain.table} (${columns.join(', ')}, count)
+         select ${values}, count(*) from reports p where p.project_id = ?
+         group by ${values}`,
         [projectId],
       );
     }
@@ -66,7 +88,7 @@ export async function rebuildCounters(
     // is measured as it would run.
     await query(conn, 'vacuum analyze reports');
     await query(conn, 'vacuum analyze report_counts');
-    if (rollups) for (const { table } of ROLLUPS) await query(conn, `vacuum analyze ${table}`);
+    for (const { table } of grains) await query(conn, `vacuum analyze ${table}`);
   }
   return rollups;
 }

@@ -236,9 +236,50 @@ describe('query plans of the reports on SQLite', () => {
           for (const step of rollups) {
             expect
               .soft(step, what)
-              .toMatch(/^SEARCH report_rollups(_daily)? USING .*\(project_id=\?.*\b(hour|day)[<>]/);
+              .toMatch(
+                /^SEARCH report_rollups\w* USING .*\(project_id=\?.*\b(minute|hour|day)[<>]/,
+              );
           }
         }
+      }
+    }
+  });
+
+  it('reads each count from the rollup with the fewest labels that holds what it asks (0015)', async () => {
+    const from = new Date('2026-01-01T05:30:00.123Z');
+    const before = new Date('2026-01-31T10:15:00.000Z');
+    const cases: [string, () => Promise<unknown>, RegExp[]][] = [
+      [
+        'timeseries, no filter',
+        () => countByDayInRange(kysely, 'sqlite', PROJECT, { from, before }),
+        [
+          /report_rollups_day_outcomes/,
+          /report_rollups_hour_outcomes/,
+          /report_rollups_minute_outcomes/,
+        ],
+      ],
+      [
+        'tools table, no source',
+        () => countByToolInRange(kysely, 'sqlite', PROJECT, { from, before }),
+        [/report_rollups_day_tools/, /report_rollups /],
+      ],
+      [
+        'sources list, no tool',
+        () => countBySourceInRange(kysely, 'sqlite', PROJECT, { from, before }, 50),
+        [/report_rollups_day_sources/, /report_rollups /],
+      ],
+      [
+        'outcomes under a tool',
+        () => countOutcomesInRange(kysely, 'sqlite', PROJECT, { toolName: 'search', from, before }),
+        [/report_rollups_day_tools/, /report_rollups /],
+      ],
+    ];
+    for (const [what, count, tables] of cases) {
+      for (const plan of await plans(count)) {
+        const text = plan.join('\n');
+        for (const table of tables) expect.soft(text, what).toMatch(table);
+        // Never the full daily table, which holds a row per label combination a day.
+        expect.soft(text, what).not.toMatch(/report_rollups_daily/);
       }
     }
   });

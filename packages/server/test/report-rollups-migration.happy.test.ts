@@ -10,14 +10,16 @@ import { type Database, openDatabase } from '../src/db/database.js';
 import { migrations } from '../src/db/migrate.js';
 import { newId } from '../src/ids.js';
 import { createProject } from '../src/projects/project.service.js';
+import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../src/reports/report-rollup-key.js';
 
 /**
- * Migration 0010 fills the rollups (hourly and daily) from the reports already stored, so an upgraded database
+ * Migration 0010 fills the rollups (hourly and daily) from the reports already stored, and 0015
+ * the narrower ones (by tool, by source, by outcome alone; minutes), so an upgraded database
  * answers date ranges right at once: every report counted once, in its UTC hour, whatever the
  * session's time zone (PostgreSQL here runs in Asia/Kolkata, +05:30, where a local hour is not
  * a UTC hour), and on SQLite the writer's inbox too (committed reports not moved yet).
  */
-describe.each(DIALECTS)('migration 0010 on %s', (dialect) => {
+describe.each(DIALECTS)('migrations 0010 and 0015 on %s', (dialect) => {
   let testDb: TestDatabase;
   let database: Database;
   afterEach(async () => {
@@ -130,5 +132,45 @@ describe.each(DIALECTS)('migration 0010 on %s', (dialect) => {
         count: searched + 1,
       },
     ]);
+
+    // Every rollup, 0015's included, holds what the write path would have added for the
+    // reports (rollupKey), no more and no less.
+    const stored = at.map(([time, toolName, source, outcome]) => ({
+      projectId: project.id,
+      createdAt: new Date(time),
+      toolName: toolName as string | null,
+      source: source as string | null,
+      outcome: outcome as string,
+    }));
+    if (dialect === 'sqlite') {
+      stored.push({
+        projectId: project.id,
+        createdAt: new Date('2026-03-09T10:30:00.000Z'),
+        toolName: 'search',
+        source: 'cli',
+        outcome: 'success',
+      });
+    }
+    for (const grain of ROLLUP_GRAINS) {
+      const expected = new Map<string, number>();
+      for (const report of stored) {
+        const key = JSON.stringify(rollupKey(grain, report));
+        expected.set(key, (expected.get(key) ?? 0) + 1);
+      }
+      const columns = rollupColumns(grain);
+      const { rows } = await sql<Record<string, unknown>>`
+        select ${sql.join(columns.map((column) => sql.ref(column)))}, count
+        from ${sql.table(grain.table)} where project_id = ${project.id}
+      `.execute(db);
+      const actual = new Map(
+        rows.map((row) => [
+          JSON.stringify(
+            columns.map((c) => (c === grain.column ? text(row[c] as Date | string) : row[c])),
+          ),
+          Number(row.count),
+        ]),
+      );
+      expect(actual, grain.table).toEqual(expected);
+    }
   });
 });

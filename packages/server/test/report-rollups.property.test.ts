@@ -21,9 +21,10 @@ import { listReports, usageMonth } from '../src/reports/report.service.js';
 import { countOutcomesByProjectSince } from '../src/reports/report-rollups.repository.js';
 
 /**
- * Issue 17, item 2: counts under a date range come from the hourly rollups, with the partial
- * hours at the range's ends counted from the reports. For random reports at random times
- * (crowded at hour and day boundaries, where an edge is easy to get wrong) and random ranges
+ * Issue 17, item 2: counts under a date range come from the rollups (days, hours and, by
+ * outcome alone, minutes), with what is left at the range's ends counted from the reports.
+ * For random reports at random times (crowded at minute, hour and day boundaries, where an
+ * edge is easy to get wrong) and random ranges
  * and filters, every count — the reports list's stats and total, the timeseries' days, the
  * tools table, the sources list and the project list's recent counts — equals counting the
  * reports one by one, here in memory.
@@ -32,7 +33,8 @@ import { countOutcomesByProjectSince } from '../src/reports/report-rollups.repos
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS = 30;
-const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** Three days from a Monday 00:00 UTC: the reports and the ranges fall in or around them. */
 const T0 = Date.parse('2026-03-09T00:00:00.000Z');
@@ -40,11 +42,17 @@ const T0 = Date.parse('2026-03-09T00:00:00.000Z');
 const TOOLS = [null, 'search', 'fetch'] as const;
 const SOURCES = [null, 'cli', 'ide'] as const;
 
-/** An instant near T0, often right at, just before or just after an hour. */
+/** An instant near T0, often right at, just before or just after an hour or a minute. */
 const instant = fc
   .tuple(
     fc.integer({ min: -2, max: 74 }),
-    fc.oneof(fc.constantFrom(0, 1, HOUR - 1), fc.integer({ min: 0, max: HOUR - 1 })),
+    fc.oneof(
+      fc.constantFrom(0, 1, HOUR - 1),
+      fc.integer({ min: 0, max: HOUR - 1 }),
+      fc
+        .tuple(fc.integer({ min: 1, max: 59 }), fc.constantFrom(-1, 0, 1))
+        .map(([minute, delta]) => minute * MINUTE + delta),
+    ),
   )
   .map(([hour, ms]) => T0 + hour * HOUR + ms);
 

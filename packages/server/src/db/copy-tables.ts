@@ -27,6 +27,11 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'report_counts', action: 'copy' },
   { table: 'report_rollups', action: 'copy' },
   { table: 'report_rollups_daily', action: 'copy' },
+  { table: 'report_rollups_day_tools', action: 'copy' },
+  { table: 'report_rollups_day_sources', action: 'copy' },
+  { table: 'report_rollups_day_outcomes', action: 'copy' },
+  { table: 'report_rollups_hour_outcomes', action: 'copy' },
+  { table: 'report_rollups_minute_outcomes', action: 'copy' },
   // Issue 18: issues before the reports that name them, and the moves they remember.
   { table: 'issues', action: 'copy' },
   { table: 'issue_exemplars', action: 'copy' },

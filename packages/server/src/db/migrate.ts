@@ -20,6 +20,7 @@ import { reportPageIndexesMigration } from './migrations/0011-report-page-indexe
 import { authFailuresMigration } from './migrations/0012-auth-failures.js';
 import { issuesMigration } from './migrations/0013-issues.js';
 import { issuesVersionMigration } from './migrations/0014-issues-version.js';
+import { narrowRollupsMigration } from './migrations/0015-narrow-rollups.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -40,6 +41,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0012-auth-failures': authFailuresMigration(),
     '0013-issues': issuesMigration(db.dialect),
     '0014-issues-version': issuesVersionMigration(),
+    '0015-narrow-rollups': narrowRollupsMigration(db.dialect),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RootOperationNode } from 'kysely';
+import { ROLLUP_GRAINS } from '../reports/report-rollup-key.js';
 
 /**
  * The tables the report writer fills (reports, and the facet counters and rollups it keeps
@@ -16,8 +17,7 @@ import type { RootOperationNode } from 'kysely';
 export const REPORT_TABLES: ReadonlySet<string> = new Set([
   'reports',
   'report_counts',
-  'report_rollups',
-  'report_rollups_daily',
+  ...ROLLUP_GRAINS.map((grain) => grain.table),
 ]);
 
 /** Whether a query is a SELECT that reads a report table (in any join or subquery). */

@@ -190,6 +190,21 @@ export interface ReportRollupsDailyTable {
   count: number;
 }
 
+/**
+ * The rollups that keep fewer labels (migration 0015, reports/report-rollup-key.ts): per UTC
+ * day by tool, by source or by outcome alone, per hour and per minute by outcome alone.
+ */
+interface NarrowRollup {
+  project_id: string;
+  outcome: string;
+  count: number;
+}
+export type ReportRollupsDayToolsTable = NarrowRollup & { day: Timestamp; tool_name: string };
+export type ReportRollupsDaySourcesTable = NarrowRollup & { day: Timestamp; source: string };
+export type ReportRollupsDayOutcomesTable = NarrowRollup & { day: Timestamp };
+export type ReportRollupsHourOutcomesTable = NarrowRollup & { hour: Timestamp };
+export type ReportRollupsMinuteOutcomesTable = NarrowRollup & { minute: Timestamp };
+
 export interface SessionsTable {
   /** SHA-256 (hex) of the random session id in the cookie: a leaked table signs nobody in. */
   id_hash: string;
@@ -239,6 +254,11 @@ export interface DB {
   report_counts: ReportCountsTable;
   report_rollups: ReportRollupsTable;
   report_rollups_daily: ReportRollupsDailyTable;
+  report_rollups_day_tools: ReportRollupsDayToolsTable;
+  report_rollups_day_sources: ReportRollupsDaySourcesTable;
+  report_rollups_day_outcomes: ReportRollupsDayOutcomesTable;
+  report_rollups_hour_outcomes: ReportRollupsHourOutcomesTable;
+  report_rollups_minute_outcomes: ReportRollupsMinuteOutcomesTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;
   auth_failures: AuthFailuresTable;

@@ -2,13 +2,14 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kyse
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { applyReportFilters, type ReportFilters } from './report.repository.js';
-import { ROLLUP_GRAINS, type RollupGrain } from './report-rollup-key.js';
+import { ROLLUP_GRAINS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
 
 /**
- * The rollups (migration 0010): how many reports a project stored per UTC hour and per UTC day
- * and (tool_name, source, outcome). Written in the transaction that stores the reports they
- * count (write-path/plan-batch.ts, REPORT_COUNTERS, with the keys of report-rollup-key.ts); read for every count under a date
- * range, so those cost O(buckets) rows instead of one per report.
+ * The rollups (migrations 0010 and 0015): how many reports a project stored per UTC minute,
+ * hour or day, by outcome and some of (tool_name, source). Written in the transaction that
+ * stores the reports they count (write-path/plan-batch.ts, REPORT_COUNTERS, with the keys of
+ * report-rollup-key.ts); read for every count under a date range, so those cost O(buckets) rows
+ * instead of one per report.
  */
 
 /** A half-open time range [from, before); either end may be open. */
@@ -20,12 +21,29 @@ export interface TimeRange {
 /** A piece of a range and what counts it: a rollup grain's whole buckets, or the reports. */
 export type RangePiece = TimeRange & { grain: RollupGrain | null };
 
-const COARSEST_FIRST = [...ROLLUP_GRAINS].sort((a, b) => b.ms - a.ms);
+/**
+ * The rollups a count reads, coarsest first: for each bucket size, the table with the fewest
+ * labels that still has every label the count groups or filters by. A size with no such table
+ * (minutes, under a tool or source) is left out: its pieces fall to the next finer one, or to
+ * the reports.
+ */
+export function grainsFor(labels: readonly RollupLabel[]): RollupGrain[] {
+  const best = new Map<number, RollupGrain>();
+  for (const grain of ROLLUP_GRAINS as readonly RollupGrain[]) {
+    if (!labels.every((label) => grain.labels.includes(label))) continue;
+    const kept = best.get(grain.ms);
+    if (!kept || grain.labels.length < kept.labels.length) best.set(grain.ms, grain);
+  }
+  return [...best.values()].sort((a, b) => b.ms - a.ms);
+}
+
+const COARSEST_FIRST = grainsFor(['tool_name', 'source']);
 
 /**
- * How a range is counted with exact edges: its whole days from the daily rollups, the whole
- * hours between them and its ends from the hourly ones, and the partial hours at its ends —
- * each shorter than an hour — from the reports. A range with no whole bucket of a grain is
+ * How a range is counted with exact edges: its whole days from a daily rollup, the whole hours
+ * between them and its ends from an hourly one (and whole minutes from a minute one, when
+ * `grains` has one), and what is left at its ends — each shorter than the finest grain — from
+ * the reports. A range with no whole bucket of a grain is
  * left to the finer ones. Pieces never overlap and cover the range exactly.
  */
 export function splitRange(range: TimeRange, grains = COARSEST_FIRST): RangePiece[] {
@@ -54,7 +72,7 @@ export function rollupsAnswer(filters: Omit<ReportFilters, 'outcome'>): boolean 
 }
 
 /** The label columns a count groups by; the others are left out of each row (''). */
-export type RollupLabel = 'tool_name' | 'source' | 'day';
+export type CountLabel = RollupLabel | 'day';
 
 /** One row of `countedRows`: `count` reports with these labels ('' = absent or not asked). */
 interface CountedRow {
@@ -93,15 +111,20 @@ export function countedRows(
   dialect: Dialect,
   projectId: string,
   filters: Omit<ReportFilters, 'outcome'>,
-  labels: readonly RollupLabel[],
+  labels: readonly CountLabel[],
 ): SelectQueryBuilder<DB, never, CountedRow> {
-  const asked = (label: RollupLabel) => labels.includes(label);
+  const asked = (label: CountLabel) => labels.includes(label);
+  // The rollup labels the count needs: those it groups by and those it filters on.
+  const needed: RollupLabel[] = [];
+  if (asked('tool_name') || filters.toolName !== undefined) needed.push('tool_name');
+  if (asked('source') || filters.source !== undefined) needed.push('source');
   const parts: SelectQueryBuilder<DB, never, CountedRow>[] = [];
-  for (const piece of splitRange(filters)) {
+  for (const piece of splitRange(filters, grainsFor(needed))) {
     const { grain } = piece;
     if (grain) {
-      // Both grains' tables have the columns of report_rollups but the bucket's ('hour', 'day');
-      // each is named as itself, so query plans name it too.
+      // Every rollup table has the columns of report_rollups but the bucket's and the labels it
+      // does not keep (grainsFor chose one with those asked); each is named as itself, so
+      // query plans name it too.
       const column = (name: string) => sql.ref(`${grain.table}.${name}`);
       const bucket = `${grain.table}.${grain.column}`;
       let q = db
@@ -183,7 +206,7 @@ export async function countOutcomesByProjectSince(
 ): Promise<{ projectId: string; outcome: string; n: number }[]> {
   type Row = { project_id: string; outcome: string; count: number | string };
   const parts: SelectQueryBuilder<DB, never, Row>[] = [];
-  for (const piece of splitRange({ from: since })) {
+  for (const piece of splitRange({ from: since }, grainsFor([]))) {
     const { grain } = piece;
     if (grain) {
       const column = (name: string) => sql.ref(`${grain.table}.${name}`);

@@ -4,7 +4,7 @@ import {
   type StorageDefaults,
   storageLimits,
 } from '../../limits/storage-limits.js';
-import { ROLLUP_GRAINS, rollupKey } from '../report-rollup-key.js';
+import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../report-rollup-key.js';
 import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
@@ -51,7 +51,7 @@ export interface ReportCounter extends CounterTable {
 
 /**
  * The per-report counters, written once per batch and row: the all-time facet counters and the
- * hourly and daily rollups (migration 0010, report-rollup-key.ts). Another such counter is one
+ * rollups (migrations 0010 and 0015, report-rollup-key.ts). Another such counter is one
  * more entry here: the back ends write every entry, and reports imported without the limits
  * (importReports) count in them too. Its count column must be named `count`, as the upsert of
  * batch-statements.ts writes it.
@@ -65,7 +65,7 @@ export const REPORT_COUNTERS: readonly ReportCounter[] = [
   },
   ...ROLLUP_GRAINS.map((grain) => ({
     table: grain.table,
-    columns: ['project_id', grain.column, 'tool_name', 'source', 'outcome'],
+    columns: rollupColumns(grain),
     keyOf: (r: NewReport) => rollupKey(grain, r),
   })),
 ];
