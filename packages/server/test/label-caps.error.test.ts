@@ -143,6 +143,9 @@ describe.each(DIALECTS)('caps on distinct labels on %s', (dialect) => {
     // The same pages from counting the reports (a date range) as from the counters.
     expect(await tools('page=2&limit=30&from=2000-01-01')).toEqual(await tools('page=2&limit=30'));
     expect((await tools('page=9')).tools).toEqual([]);
+    // Past the end, the total still says how many there are (no row carries it there).
+    for (const query of ['page=9', 'page=9&from=2000-01-01'])
+      expect((await tools(query)).pagination, query).toEqual({ page: 9, limit: 50, total: 120 });
     expect((await user.call(`/v1/console/projects/${project.id}/tools?limit=0`)).status).toBe(400);
   });
 });

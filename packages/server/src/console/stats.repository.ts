@@ -135,18 +135,28 @@ export async function countByToolInRange(
   const counted = () => countedRows(db, dialect, projectId, filters, ['tool_name']).as('counted');
   const rows = await db
     .selectFrom(counted())
-    .select(['tool_name', ...toolColumns('counter')])
+    .select(['tool_name', ...toolColumns('counter'), TOOLS_IN_ALL])
     .groupBy('tool_name')
     .orderBy(TOOL_ORDER)
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+  const first = rows[0];
+  if (first || page.offset === 0)
+    return { tools: rows.map(toToolCounts), total: Number(first?.tools_in_all ?? 0) };
+  // A page past the end has no row to carry the number of tools: count them.
   const total = await db
     .selectFrom(counted())
     .select(sql<number | string>`count(distinct tool_name)`.as('n'))
     .executeTakeFirst();
-  return { tools: rows.map(toToolCounts), total: Number(total?.n ?? 0) };
+  return { tools: [], total: Number(total?.n ?? 0) };
 }
+
+/**
+ * The number of groups (tools) on every row of a grouped query: a window runs after GROUP BY
+ * and before LIMIT, so the page and the total come from one read of the rollups instead of two.
+ */
+const TOOLS_IN_ALL = sql<number | string>`count(*) over ()`.as('tools_in_all');
 
 /** As countBySource, from the rollups (a date range). */
 export async function countBySourceInRange(

@@ -187,7 +187,8 @@ export class StreamHub {
     // Report ids are UUIDv7: one at or before the resume point was stored before it.
     const had = (id: string) =>
       id !== '' && resumedFrom !== null && (id <= resumedFrom || replayed.has(id));
-    if (!batch.parts.some((part) => had(part.id))) {
+    // Most streams never resumed, or resumed long ago: no part to look at.
+    if (resumedFrom === null || !batch.parts.some((part) => had(part.id))) {
       subscriber.stream.send(batch.bytes, batch.lastId);
       return;
     }
