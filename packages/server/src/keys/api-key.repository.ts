@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import { type DB, toDate } from '../db/schema.js';
 
 export async function insertApiKey(
   db: Kysely<DB>,
@@ -59,16 +59,28 @@ export async function revokeApiKey(db: Kysely<DB>, accountId: string, keyId: str
   return Number(result.numUpdatedRows);
 }
 
+/** How stale `last_used_at` may get: a minute. */
+const TOUCH_EVERY_MS = 60_000;
+
 /**
  * Records use, at most once a minute per key: a write per read request would make every read
- * contend with report inserts for the database's single writer.
+ * contend with report inserts for the database's single writer. The key as just read says
+ * whether it is due, so a key used within the minute costs no statement at all; the update's
+ * own condition keeps concurrent requests (and instances) from writing it twice.
  */
-export async function touchApiKey(db: Kysely<DB>, keyId: string, now: Date): Promise<void> {
-  const staleBefore = new Date(now.getTime() - 60_000).toISOString();
+export async function touchApiKey(
+  db: Kysely<DB>,
+  key: { id: string; last_used_at: Date | string | null },
+  now: Date,
+): Promise<void> {
+  const staleBefore = new Date(now.getTime() - TOUCH_EVERY_MS);
+  if (key.last_used_at !== null && toDate(key.last_used_at) >= staleBefore) return;
   await db
     .updateTable('api_keys')
     .set({ last_used_at: now.toISOString() })
-    .where('id', '=', keyId)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+    .where('id', '=', key.id)
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore.toISOString())]),
+    )
     .execute();
 }

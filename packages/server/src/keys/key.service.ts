@@ -180,6 +180,6 @@ export async function authenticateApiKeyWithScopes(
       'This API key is unknown or has been revoked. Create a new one in the dashboard.',
     );
   }
-  await touchApiKey(db, row.id, new Date());
+  await touchApiKey(db, row, new Date());
   return { accountId: row.account_id, scopes: parseScopes(row.scopes) };
 }
