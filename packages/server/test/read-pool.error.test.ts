@@ -7,6 +7,24 @@ import type { SqliteReaderPool } from '../src/db/sqlite-reader-pool.js';
 import { bearer, call } from './http.js';
 import { eventually, processAlive, startSlowReadServer } from './slow-read.js';
 
+/** The backend running the slow read on PostgreSQL, if one does. */
+async function slowReadBackend(server: TestServer): Promise<number | undefined> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity
+    where datname = current_database() and state = 'active'
+      and query like '%pg_sleep(120)%' and pid <> pg_backend_pid()
+  `.execute(server.ctx.db);
+  return rows[0]?.pid;
+}
+
+/** Whether a backend (a connection) of this database still exists, busy or idle. */
+async function backendExists(server: TestServer, pid: number): Promise<boolean> {
+  const { rows } = await sql`select 1 from pg_stat_activity where pid = ${pid}`.execute(
+    server.ctx.db,
+  );
+  return rows.length > 0;
+}
+
 /** The slow read still running on PostgreSQL (its marker is the pg_sleep of slow-read.ts). */
 async function activeSlowReads(server: TestServer): Promise<number> {
   const { rows } = await sql<{ n: number | string }>`
@@ -82,6 +100,7 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
       );
     }
     const running = dialect === 'sqlite' ? busyReaders() : [];
+    const backend = dialect === 'postgres' ? await slowReadBackend(server) : undefined;
     controller.abort();
     expect(await request).toBeInstanceOf(Error);
 
@@ -95,6 +114,13 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
       expect(await eventually(async () => (await activeSlowReads(server)) === 0, 1000)).toBe(true);
     }
     expect(Date.now() - stoppedAt).toBeLessThan(1500);
+    if (backend !== undefined) {
+      // Its connection is closed, not handed to the next read: a cancel that landed late would
+      // stop that read instead.
+      expect(await eventually(async () => !(await backendExists(server, backend)), 2000)).toBe(
+        true,
+      );
+    }
   });
 
   it.runIf(dialect === 'sqlite')(

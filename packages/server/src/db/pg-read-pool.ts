@@ -111,7 +111,11 @@ export class PgReadPool implements ReadPool {
       throw error;
     } finally {
       signal?.removeEventListener('abort', cancel);
-      client.release();
+      // A connection a cancel was sent to is closed, not reused: the cancel travels on its own
+      // connection and may land after this read ended, on the next read of whichever request
+      // took the connection, which then failed as a 503 read_timeout of its own (seen in the
+      // bench: an abandoned warm-up request cancelled one of the measured run's).
+      client.release(cancelled);
     }
   }
 
