@@ -28,6 +28,8 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    /** Responses by status code. */
+    statusCodeStats: Record<string, { count: number }>;
     duration: number;
   }
   function autocannon(options: Options): Promise<Result> & { stop(): void };

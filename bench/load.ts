@@ -29,6 +29,8 @@ export interface LoadResult {
    * slow server, not a broken run, so a read row may have them and still be valid.
    */
   timeouts: number;
+  /** The status codes that were not 2xx, with their counts ({} when every response was 2xx). */
+  failedStatuses: Record<string, number>;
   /**
    * Server CPU time (user + system) per request, in microseconds: unlike req/s it does not
    * depend on how busy the rest of the machine is. null where /proc is not available.
@@ -95,5 +97,10 @@ export function toLoadResult(
     // autocannon counts a timeout among its errors too.
     failures: result.non2xx + result.errors,
     timeouts: result.timeouts,
+    failedStatuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {})
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, stats]) => [code, stats.count]),
+    ),
   };
 }

@@ -49,6 +49,20 @@ async function postJson(url: string, body: unknown): Promise<Response> {
   });
 }
 
+/**
+ * What a row's failures were: the status codes that were not 2xx, and the server's own warnings
+ * and errors logged meanwhile (pino levels 40 and up), so a failed row says why.
+ */
+function logFailures(result: LoadResult, output: string, log: (line: string) => void): void {
+  const statuses = Object.entries(result.failedStatuses);
+  const socketErrors = result.failures - statuses.reduce((sum, [, n]) => sum + n, 0);
+  log(
+    `    failed: ${[...statuses.map(([code, n]) => `${n} × ${code}`), ...(socketErrors > 0 ? [`${socketErrors} socket errors (${result.timeouts} timed out)`] : [])].join(', ')}`,
+  );
+  const problems = output.split('\n').filter((line) => /"level":(4|5|6)0/.test(line));
+  for (const line of problems.slice(0, 5)) log(`    server: ${line.slice(0, 500)}`);
+}
+
 /** A dashboard session: the cookie the console routes (timeseries, tools) need. */
 async function signIn(server: CliServer): Promise<string> {
   const response = await postJson(`${server.url}/v1/auth/signin`, {
@@ -133,6 +147,7 @@ export async function benchReads(
       const headers: Record<string, string> = scenario.path.startsWith('/v1/console/')
         ? { cookie }
         : { authorization: `Bearer ${big.api_key}` };
+      const logged = server.output().length;
       const result = await measure({
         url: `${server.url}${scenario.path}`,
         headers,
@@ -144,6 +159,7 @@ export async function benchReads(
       log(
         `  ${scenario.name}: p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.cpuMicrosPerRequest === null ? 'n/a' : Math.round(result.cpuMicrosPerRequest)} µs CPU/req${result.failures ? `, ${result.failures} FAILED` : ''}`,
       );
+      if (result.failures) logFailures(result, server.output().slice(logged), log);
     }
     log('  ingest while the dashboard reads:');
     const rounds = await benchIngestUnderReads(

@@ -2,7 +2,8 @@
  * `npm run bench`: ingest throughput of the real server against a bare node:http baseline;
  * ingest with 1,000 event streams; and every read row of issue 17 over a seeded database
  * (1,000,000 reports by default, DEBRIEF_BENCH_READ_REPORTS), ingest under dashboard reads
- * included — SQLite always, PostgreSQL (default durability) with DEBRIEF_BENCH_POSTGRES=1.
+ * included — SQLite always, PostgreSQL (default durability) with DEBRIEF_BENCH_POSTGRES=1
+ * (PostgreSQL alone with DEBRIEF_BENCH_POSTGRES=only).
  * Every server is a child process on 127.0.0.1, so the load generator never shares its event
  * loop. Prints markdown tables for BENCHMARKS.md. Bounded: every load runs for a fixed time;
  * about 6 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
@@ -79,8 +80,10 @@ async function main(): Promise<void> {
     if (!distBuilt()) throw error;
     log('npx tsc -b failed: measuring the existing packages/server/dist.');
   }
+  // DEBRIEF_BENCH_POSTGRES=only measures PostgreSQL alone, for a quicker look at it.
+  const postgres = process.env.DEBRIEF_BENCH_POSTGRES;
   const dialects: ('sqlite' | 'postgres')[] =
-    process.env.DEBRIEF_BENCH_POSTGRES === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
+    postgres === 'only' ? ['postgres'] : postgres === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
   // DEBRIEF_BENCH_ONLY=ingest|read|streams runs one part, for quicker iterations on a change.
   const only = process.env.DEBRIEF_BENCH_ONLY;
   let cluster: PostgresCluster | null = null;
