@@ -43,8 +43,8 @@ const COARSEST_FIRST = grainsFor(['tool_name', 'source']);
  * How a range is counted with exact edges: its whole days from a daily rollup, the whole hours
  * between them and its ends from an hourly one (and whole minutes from a minute one, when
  * `grains` has one), and what is left at its ends — each shorter than the finest grain — from
- * the reports. A range with no whole bucket of a grain is
- * left to the finer ones. Pieces never overlap and cover the range exactly.
+ * the reports. A range with no whole bucket of a grain is left to the finer ones. Pieces never
+ * overlap and cover the range exactly.
  */
 export function splitRange(range: TimeRange, grains = COARSEST_FIRST): RangePiece[] {
   const { from, before } = range;
