@@ -21,9 +21,19 @@ function cliCommand(build: CliBuild): string[] {
   const entry = process.env.DEBRIEF_CLI_ENTRY;
   if (entry)
     return entry.endsWith('.ts') ? ['--conditions=source', '--import', 'tsx', entry] : [entry];
+  // Profiling: DEBRIEF_CPU_PROF_DIR=/tmp/x has every server the bench starts write a V8 CPU
+  // profile per thread there when it exits (NODE_OPTIONS may not carry --cpu-prof).
+  const profile = process.env.DEBRIEF_CPU_PROF_DIR;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   return build === 'dist'
-    ? [DIST_CLI]
-    : ['--conditions=source', '--import', 'tsx', join(REPO_ROOT, 'packages/server/src/cli.ts')];
+    ? [...flags, DIST_CLI]
+    : [
+        ...flags,
+        '--conditions=source',
+        '--import',
+        'tsx',
+        join(REPO_ROOT, 'packages/server/src/cli.ts'),
+      ];
 }
 
 export function distBuilt(): boolean {

@@ -119,17 +119,30 @@ export function createSqliteReportBatch(
     select rowid as inbox_row, id, project_id, outcome, tool_name, details, created_at
     from report_inbox order by rowid limit ${GROUPED_MOVE_ROWS}
   `);
-  // One statement for the chunk, its placements as one JSON array of [inbox row, issue, reason]:
-  // an insert … select per report cost ~45 µs each, this ~8 µs a report.
-  const insertGrouped = sqlite.prepare(`
-    insert into reports (id, project_id, outcome, tool_name, source, details, metadata, created_at,
-      redactions, issue_id, issue_reason)
-    select i.id, i.project_id, i.outcome, i.tool_name, i.source, i.details, i.metadata,
-      i.created_at, i.redactions, p.value ->> 1, p.value ->> 2
-    from json_each(?) as p
-    join report_inbox as i on i.rowid = p.value ->> 0
-    order by p.key
-  `);
+  // One statement for the chunk, its placements bound as rows of (inbox row, issue, reason): an
+  // insert … select per report cost ~45 µs each, the placements as one JSON array read through
+  // json_each ~20 µs (extracting the reasons was most of it), these ~9 µs, as the move without
+  // issues costs ~7 (scratch measurement, 500-report chunks).
+  const insertGroupedBySize = new Map<number, SQLite.Statement>();
+  function insertGrouped(placements: (string | number | null)[][]): void {
+    let statement = insertGroupedBySize.get(placements.length);
+    if (!statement) {
+      const rows = placements.map(() => '(?, ?, ?)').join(', ');
+      statement = sqlite.prepare(`
+        insert into reports (id, project_id, outcome, tool_name, source, details, metadata,
+          created_at, redactions, issue_id, issue_reason)
+        select i.id, i.project_id, i.outcome, i.tool_name, i.source, i.details, i.metadata,
+          i.created_at, i.redactions, p.column2, p.column3
+        from (values ${rows}) as p
+        join report_inbox as i on i.rowid = p.column1
+        order by p.column1
+      `);
+      // Mostly full chunks; a chunk of another size is the inbox's tail. A few kept.
+      if (insertGroupedBySize.size >= 16) insertGroupedBySize.clear();
+      insertGroupedBySize.set(placements.length, statement);
+    }
+    statement.run(placements.flat());
+  }
   /**
    * Moves the oldest reports of the inbox (at most GROUPED_MOVE_ROWS) into `reports`, each
    * inserted with its issue (issues/group-batch.ts createArrivalGrouper), in one transaction;
@@ -149,7 +162,7 @@ export function createSqliteReportBatch(
           const placed = arrivals.placements.get(row.id);
           return [row.inbox_row, placed?.issueId ?? null, placed?.reason ?? null];
         });
-        insertGrouped.run(JSON.stringify(placements));
+        insertGrouped(placements);
       } else moveUpTo.run(last);
       emptyUpTo.run(last);
       return { count: rows.length, changes: arrivals?.changes ?? [] };
