@@ -14,6 +14,7 @@ import { unknownIngestKeyError } from '../keys/key.service.js';
 import { type Admission, rateLimitHeaders } from '../limits/ingest-gate.js';
 import { utcDay } from '../limits/throttle-log.js';
 import { getOwnedProject } from '../projects/project.service.js';
+import { seekDeepPage } from './deep-page.repository.js';
 import {
   countReportsByOutcome,
   listReportsPage,
@@ -160,17 +161,21 @@ export async function listReports(
   for (const [outcome, n] of counts) addToStats(stats, outcome, n);
   const matching = query.outcome ? stats[query.outcome] : stats.total;
   // A page past the end is an empty page, answered without asking the database for it. One row
-  // more than the page says whether another page follows (next_cursor), exactly.
-  const fetched =
-    'offset' in start && start.offset >= matching
-      ? []
-      : await listReportsPage(
-          ctx.db,
-          ctx.database.dialect,
-          project.id,
-          { ...facets, outcome: query.outcome },
-          { ...start, limit: query.limit + 1 },
-        );
+  // more than the page says whether another page follows (next_cursor), exactly. A deep page
+  // skips whole hours by their rollup counts first (deep-page.repository.ts).
+  let fetched: Awaited<ReturnType<typeof listReportsPage>> = [];
+  if (!('offset' in start && start.offset >= matching)) {
+    const seek = await seekDeepPage(
+      ctx.db,
+      project.id,
+      { ...facets, outcome: query.outcome },
+      start,
+    );
+    fetched = await listReportsPage(ctx.db, dialect, project.id, seek.filters, {
+      ...seek.page,
+      limit: query.limit + 1,
+    });
+  }
   const rows = fetched.slice(0, query.limit);
   const last = rows.at(-1);
   const nextCursor =
