@@ -24,6 +24,7 @@ import {
   type IssueRange,
   listIssuesInRange,
 } from '../src/issues/issue-range.repository.js';
+import { seekDeepPage } from '../src/reports/deep-page.repository.js';
 import {
   countReportsByOutcome,
   findReportById,
@@ -325,6 +326,64 @@ describe('query plans of the reports on SQLite', () => {
             );
         }
       }
+    }
+  });
+
+  it('seeks a deep page in the day and hour rollups with the fewest labels, never in the reports (issue 17)', async () => {
+    // One day and one hour of each table to land in, so that both reads of the seek run.
+    const rows: [string, string, Record<string, string>][] = [
+      ['report_rollups_day_outcomes', 'day', {}],
+      ['report_rollups_day_tools', 'day', { tool_name: 'search' }],
+      ['report_rollups_day_sources', 'day', { source: 'cli' }],
+      ['report_rollups_daily', 'day', { tool_name: 'search', source: 'cli' }],
+      ['report_rollups_hour_outcomes', 'hour', {}],
+      ['report_rollups', 'hour', { tool_name: 'search', source: 'cli' }],
+    ];
+    sqlite.pragma('foreign_keys = OFF');
+    for (const [table, column, labels] of rows) {
+      const at = column === 'day' ? '2026-01-20T00:00:00.000Z' : '2026-01-20T05:00:00.000Z';
+      const columns = ['project_id', column, ...Object.keys(labels), 'outcome', 'count'];
+      sqlite
+        .prepare(
+          `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+        )
+        .run(PROJECT, at, ...Object.values(labels), 'failure', 10);
+    }
+    const always = { unlabelled: 0, labelled: 0 };
+    const cases: [ReportFilters, RegExp, RegExp][] = [
+      [{}, /report_rollups_day_outcomes/, /report_rollups_hour_outcomes/],
+      [
+        { outcome: 'failure', from: FROM },
+        /report_rollups_day_outcomes/,
+        /report_rollups_hour_outcomes/,
+      ],
+      [{ toolName: 'search' }, /report_rollups_day_tools/, /report_rollups /],
+      [{ source: 'cli' }, /report_rollups_day_sources/, /report_rollups /],
+      [{ toolName: 'search', source: 'cli' }, /report_rollups_daily/, /report_rollups /],
+    ];
+    try {
+      for (const [filters, day, hour] of cases) {
+        const what = JSON.stringify(filters);
+        const steps = await plans(() =>
+          seekDeepPage(kysely, PROJECT, filters, { offset: 5 }, always),
+        );
+        expect(steps, what).toHaveLength(2);
+        const [first, second] = steps.map((plan) => plan.join('\n'));
+        expect.soft(first, what).toMatch(day);
+        expect.soft(second, what).toMatch(hour);
+        // The hours of one day: a seek on the key's bucket range.
+        expect
+          .soft(second, what)
+          .toMatch(/SEARCH report_rollups\w* USING .*\(project_id=\? AND hour>\? AND hour<\?\)/);
+        for (const text of [first, second]) {
+          expect.soft(text, what).toMatch(/SEARCH report_rollups\w* USING .*\(project_id=\?/);
+          expect.soft(text, what).not.toMatch(/SCAN report_rollups|\breports\b/);
+        }
+      }
+    } finally {
+      for (const [table] of rows)
+        sqlite.prepare(`delete from ${table} where project_id = ?`).run(PROJECT);
+      sqlite.pragma('foreign_keys = ON');
     }
   });
 
