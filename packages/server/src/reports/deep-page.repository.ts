@@ -13,7 +13,10 @@ import { grainsFor } from './report-rollups.repository.js';
  * combination and bucket (the daily tools table ~13,500 rows for 90 days of 30 tools), which a
  * filter on the label reads through, and the label's own index walks fast: from further down.
  */
-export const DEEP_PAGE_OFFSET = { unlabelled: 1000, labelled: 10_000 };
+export const DEEP_PAGE_OFFSET: Readonly<{ unlabelled: number; labelled: number }> = {
+  unlabelled: 1000,
+  labelled: 10_000,
+};
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

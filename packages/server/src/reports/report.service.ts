@@ -162,7 +162,7 @@ export async function listReports(
   const matching = query.outcome ? stats[query.outcome] : stats.total;
   // A page past the end is an empty page, answered without asking the database for it. One row
   // more than the page says whether another page follows (next_cursor), exactly. A deep page
-  // skips whole hours by their rollup counts first (deep-page.repository.ts).
+  // skips whole days and hours by their rollup counts first (deep-page.repository.ts).
   let fetched: Awaited<ReturnType<typeof listReportsPage>> = [];
   if (!('offset' in start && start.offset >= matching)) {
     const seek = await seekDeepPage(
