@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { toDate } from '../db/schema.js';
 import type { PageStart, ReportFilters } from './report.repository.js';
-import type { RollupGrain, RollupLabel } from './report-rollup-key.js';
+import { DAY_MS, HOUR_MS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
 import { grainsFor } from './report-rollups.repository.js';
 
 /**
@@ -17,9 +17,6 @@ export const DEEP_PAGE_OFFSET: Readonly<{ unlabelled: number; labelled: number }
   unlabelled: 1000,
   labelled: 10_000,
 };
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Where a deep page by number starts, as a bound and a shorter offset. The matching reports are

@@ -7,9 +7,10 @@
  * Free of imports: the SQLite writer's worker thread loads it.
  */
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
+/** The rollups' bucket sizes. */
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
 
 /** A label a rollup may keep beside the outcome (every rollup keeps the outcome). */
 export type RollupLabel = 'tool_name' | 'source';
