@@ -2,11 +2,10 @@ import { ListReportsQuery, OUTCOMES } from '@debrief/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
-import { newId } from '../src/ids.js';
-import { utcDay } from '../src/limits/throttle-log.js';
 import { DEEP_PAGE_OFFSET, seekDeepPage } from '../src/reports/deep-page.repository.js';
 import { listReportsPage } from '../src/reports/report.repository.js';
-import { listReports, usageMonth } from '../src/reports/report.service.js';
+import { listReports } from '../src/reports/report.service.js';
+import { submission } from './submissions.js';
 
 /**
  * Issue 17 item 4: a deep page by number skips whole hours by their rollup counts
@@ -37,25 +36,18 @@ describe.each(DIALECTS)('deep pages on %s', (dialect) => {
       return START + hour * HOUR + Math.min(edge, HOUR - 1);
     });
     const outcomes = await Promise.all(
-      times.map((at, i) => {
-        const createdAt = new Date(at);
-        return ctx.reportWriter.submit({
-          ingestKey: t.ingestKey,
-          month: usageMonth(createdAt),
-          day: utcDay(createdAt),
-          address: `10.0.${i % 200}.${i % 250}`,
-          report: {
-            id: newId(at),
+      times.map((at, i) =>
+        ctx.reportWriter.submit(
+          submission(t.ingestKey, {
+            at: new Date(at),
+            address: `10.0.${i % 200}.${i % 250}`,
             outcome: OUTCOMES[i % OUTCOMES.length]!,
             toolName: TOOLS[i % TOOLS.length]!,
             source: SOURCES[Math.floor(i / 7) % SOURCES.length]!,
             details: 'deep page',
-            metadata: null,
-            createdAt,
-            redactions: 0,
-          },
-        });
-      }),
+          }),
+        ),
+      ),
     );
     expect(outcomes.every((o) => o.status === 'stored')).toBe(true);
 

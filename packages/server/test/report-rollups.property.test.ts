@@ -15,10 +15,9 @@ import {
   projectToolStats,
 } from '../src/console/console.service.js';
 import { countByTool } from '../src/console/stats.repository.js';
-import { newId } from '../src/ids.js';
-import { utcDay } from '../src/limits/throttle-log.js';
-import { listReports, usageMonth } from '../src/reports/report.service.js';
+import { listReports } from '../src/reports/report.service.js';
 import { countOutcomesByProjectSince } from '../src/reports/report-rollups.repository.js';
+import { submission } from './submissions.js';
 
 /**
  * Issue 17, item 2: counts under a date range come from the rollups (days, hours and, by
@@ -128,25 +127,18 @@ describe.each(DIALECTS)('hourly rollups on %s', (dialect) => {
         const t = await server.tenant();
         const { ctx } = server;
         const outcomes = await Promise.all(
-          reports.map((r, i) => {
-            const createdAt = new Date(r.at);
-            return ctx.reportWriter.submit({
-              ingestKey: t.ingestKey,
-              month: usageMonth(createdAt),
-              day: utcDay(createdAt),
-              address: `10.0.0.${i}`,
-              report: {
-                id: newId(r.at),
+          reports.map((r, i) =>
+            ctx.reportWriter.submit(
+              submission(t.ingestKey, {
+                at: new Date(r.at),
+                address: `10.0.0.${i}`,
                 outcome: r.outcome,
                 toolName: r.tool,
                 source: r.source,
                 details: 'rollup property',
-                metadata: null,
-                createdAt,
-                redactions: 0,
-              },
-            });
-          }),
+              }),
+            ),
+          ),
         );
         expect(outcomes.every((o) => o.status === 'stored')).toBe(true);
 
