@@ -82,11 +82,20 @@ const PLACEHOLDER_NAMES = new Set([
 
 /** How much a term says about which problem this is. */
 function weightOf(term: string): number {
-  if (PLACEHOLDER_NAMES.has(term)) return PLACEHOLDER_WEIGHT;
-  if (MEASURE_NAMES.has(term)) return MEASURE_WEIGHT;
-  if (term.startsWith('#')) return CONCEPT_WEIGHT;
-  return WEAK_STEMS.has(term) ? WEAK_WEIGHT : 1;
+  let weight = weights.get(term);
+  if (weight === undefined) {
+    if (PLACEHOLDER_NAMES.has(term)) weight = PLACEHOLDER_WEIGHT;
+    else if (MEASURE_NAMES.has(term)) weight = MEASURE_WEIGHT;
+    else if (term.startsWith('#')) weight = CONCEPT_WEIGHT;
+    else weight = WEAK_STEMS.has(term) ? WEAK_WEIGHT : 1;
+    if (weights.size >= WEIGHTS_KEPT) weights.clear();
+    weights.set(term, weight);
+  }
+  return weight;
 }
+/** Terms whose weight is remembered: a project's vocabulary, a few MB at most. */
+const WEIGHTS_KEPT = 50_000;
+const weights = new Map<string, number>();
 
 /** The share of an issue's reports that hold a term: its weight in the centroid. */
 function share(count: number, members: number): number {
@@ -99,8 +108,9 @@ function normOf(issue: Signature): number {
   let norm = norms.get(issue);
   if (norm === undefined) {
     norm = 0;
-    for (const [term, count] of Object.entries(issue.terms)) {
-      const value = weightOf(term) * share(count, issue.members);
+    const { terms, members } = issue;
+    for (const term of Object.keys(terms)) {
+      const value = weightOf(term) * share(terms[term] as number, members);
       norm += value * value;
     }
     norms.set(issue, norm);
@@ -119,7 +129,14 @@ interface WeightedReport {
   readonly norm: number;
 }
 
+/**
+ * Remembered per signature object, as normOf is: a repeated report (agents repeat themselves,
+ * and the fingerprint cache hands back the same object) is weighed once.
+ */
+const weightedReports = new WeakMap<Signature, WeightedReport>();
 function weighted(report: Signature): WeightedReport {
+  let result = weightedReports.get(report);
+  if (result) return result;
   const terms = Object.keys(report.terms);
   const squares = terms.map((term) => {
     const weight = weightOf(term);
@@ -127,7 +144,9 @@ function weighted(report: Signature): WeightedReport {
   });
   let norm = 0;
   for (const square of squares) norm += square;
-  return { signature: report, terms, squares, norm };
+  result = { signature: report, terms, squares, norm };
+  weightedReports.set(report, result);
+  return result;
 }
 
 /**
@@ -150,19 +169,31 @@ export function similarityTo(report: Signature, issue: Signature): number {
   return similarity(weighted(report), issue);
 }
 
-/** The shared terms that weigh most, readable words first: for the reason of the chosen one. */
+/** Shared terms named in a reason. */
+const SHARED_SHOWN = 3;
+
+/**
+ * The SHARED_SHOWN shared terms that weigh most (ties by term), as readable words: for the
+ * reason of the chosen one. Picked in one pass rather than sorted: it runs for every report.
+ */
 function sharedTerms(report: WeightedReport, issue: Signature): string[] {
-  const contributions: Array<[string, number]> = [];
+  const top: { term: string; weight: number }[] = [];
   for (let i = 0; i < report.terms.length; i++) {
     const term = report.terms[i] as string;
     const count = issue.terms[term];
     if (count === undefined || PLACEHOLDER_NAMES.has(term)) continue;
-    contributions.push([term, (report.squares[i] as number) * share(count, issue.members)]);
+    const weight = (report.squares[i] as number) * share(count, issue.members);
+    let at = top.length;
+    while (at > 0 && outranks(term, weight, top[at - 1] as { term: string; weight: number })) at--;
+    if (at >= SHARED_SHOWN) continue;
+    top.splice(at, 0, { term, weight });
+    if (top.length > SHARED_SHOWN) top.pop();
   }
-  return contributions
-    .sort(([a, x], [b, y]) => y - x || compare(a, b))
-    .slice(0, 3)
-    .map(([term]) => report.signature.words?.[term] ?? term.replace(/^#/, ''));
+  return top.map(({ term }) => report.signature.words?.[term] ?? term.replace(/^#/, ''));
+}
+
+function outranks(term: string, weight: number, other: { term: string; weight: number }) {
+  return weight > other.weight || (weight === other.weight && compare(term, other.term) < 0);
 }
 
 /**
@@ -176,19 +207,12 @@ export function assign(
   pinned: readonly PinnedExemplar[] = [],
   options: AssignOptions = {},
 ): Assignment {
-  const sameGroup = (signature: Signature) =>
-    signature.kind === report.kind && signature.tool === report.tool;
   const label = report.tool === '' ? 'no tool named either' : `same tool ${report.tool}`;
   const reportTerms = weighted(report);
   const toolText = report.tool === '' ? 'reports without a tool name' : report.tool;
 
-  const pin = best(
-    pinned
-      .slice(0, PINNED_LIMIT)
-      .filter((exemplar) => sameGroup(exemplar.signature))
-      .map((exemplar) => ({ ...exemplar, memberCount: 1 })),
-    reportTerms,
-  );
+  // A pinned exemplar counts as an issue of one report (for best's tie-break).
+  const pin = best(pinned, PINNED_LIMIT, () => 1, reportTerms);
   if (pin && pin.similarity >= PIN_THRESHOLD) {
     return {
       issueId: pin.issueId,
@@ -197,10 +221,7 @@ export function assign(
     };
   }
 
-  const pool = candidates
-    .slice(0, CANDIDATE_LIMIT)
-    .filter((candidate) => sameGroup(candidate.signature));
-  const top = best(pool, reportTerms);
+  const top = best(candidates, CANDIDATE_LIMIT, (c) => (c as Candidate).memberCount, reportTerms);
   if (report.kind === 'success' && top) {
     return {
       issueId: top.issueId,
@@ -226,22 +247,48 @@ export function assign(
   };
 }
 
-function best(candidates: readonly Candidate[], report: WeightedReport) {
-  let top: (Candidate & { similarity: number }) | undefined;
-  for (const candidate of candidates) {
-    const score = similarity(report, candidate.signature);
+/**
+ * The most similar of the first `limit` issues (or exemplars) of the report's tool and kind;
+ * ties go to the larger, then the smaller id. Called once or twice for every report: it
+ * allocates nothing but its answer.
+ */
+function best<T extends PinnedExemplar>(
+  issues: readonly T[],
+  limit: number,
+  membersOf: (issue: T) => number,
+  report: WeightedReport,
+): (Candidate & { similarity: number }) | undefined {
+  const { kind, tool } = report.signature;
+  let top: T | undefined;
+  let topScore = 0;
+  let topMembers = 0;
+  const end = Math.min(issues.length, limit);
+  for (let i = 0; i < end; i++) {
+    const issue = issues[i] as T;
+    // A caller's loose query cannot mix in another tool or kind.
+    if (issue.signature.kind !== kind || issue.signature.tool !== tool) continue;
+    const score = similarity(report, issue.signature);
+    const members = membersOf(issue);
     if (
       !top ||
-      score > top.similarity ||
-      (score === top.similarity &&
-        (candidate.memberCount > top.memberCount ||
-          (candidate.memberCount === top.memberCount &&
-            compare(candidate.issueId, top.issueId) < 0)))
+      score > topScore ||
+      (score === topScore &&
+        (members > topMembers ||
+          (members === topMembers && compare(issue.issueId, top.issueId) < 0)))
     ) {
-      top = { ...candidate, similarity: score };
+      top = issue;
+      topScore = score;
+      topMembers = members;
     }
   }
-  return top;
+  return (
+    top && {
+      issueId: top.issueId,
+      signature: top.signature,
+      memberCount: topMembers,
+      similarity: topScore,
+    }
+  );
 }
 
 function sharedText(report: WeightedReport, chosen: Candidate & { similarity: number }): string {
