@@ -177,14 +177,14 @@ const SHARED_SHOWN = 3;
  * reason of the chosen one. Picked in one pass rather than sorted: it runs for every report.
  */
 function sharedTerms(report: WeightedReport, issue: Signature): string[] {
-  const top: { term: string; weight: number }[] = [];
+  const top: WeighedTerm[] = [];
   for (let i = 0; i < report.terms.length; i++) {
     const term = report.terms[i] as string;
     const count = issue.terms[term];
     if (count === undefined || PLACEHOLDER_NAMES.has(term)) continue;
     const weight = (report.squares[i] as number) * share(count, issue.members);
     let at = top.length;
-    while (at > 0 && outranks(term, weight, top[at - 1] as { term: string; weight: number })) at--;
+    while (at > 0 && outranks(term, weight, top[at - 1] as WeighedTerm)) at--;
     if (at >= SHARED_SHOWN) continue;
     top.splice(at, 0, { term, weight });
     if (top.length > SHARED_SHOWN) top.pop();
@@ -192,7 +192,12 @@ function sharedTerms(report: WeightedReport, issue: Signature): string[] {
   return top.map(({ term }) => report.signature.words?.[term] ?? term.replace(/^#/, ''));
 }
 
-function outranks(term: string, weight: number, other: { term: string; weight: number }) {
+interface WeighedTerm {
+  term: string;
+  weight: number;
+}
+
+function outranks(term: string, weight: number, other: WeighedTerm): boolean {
   return weight > other.weight || (weight === other.weight && compare(term, other.term) < 0);
 }
 
@@ -221,7 +226,7 @@ export function assign(
     };
   }
 
-  const top = best(candidates, CANDIDATE_LIMIT, (c) => (c as Candidate).memberCount, reportTerms);
+  const top = best(candidates, CANDIDATE_LIMIT, (c) => c.memberCount, reportTerms);
   if (report.kind === 'success' && top) {
     return {
       issueId: top.issueId,
