@@ -1,5 +1,5 @@
 import { ProblemDetails } from '@debrief/protocol';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
@@ -139,6 +139,29 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
       expect((await list()).status).toBe(200);
       expect(readerPids()).not.toContain(pid);
       expect(readerPids().length).toBeGreaterThan(0);
+    },
+  );
+
+  it.runIf(dialect === 'sqlite')(
+    'refuses a read binding a value the reader processes cannot receive; values round-trip as bound',
+    async () => {
+      await start({});
+      const pool = server.ctx.database.readPool as SqliteReaderPool;
+      const read = (text: string, parameters: unknown[]) =>
+        pool.execute(CompiledQuery.raw(text, parameters), undefined);
+      // The channel carries JSON: a bigint or a Buffer would arrive as something else.
+      await expect(read('select count(*) as n from reports where rowid > ?', [1n])).rejects.toThrow(
+        /cannot carry \(bigint\)/,
+      );
+      await expect(read('select ? as b', [Buffer.from('x')])).rejects.toThrow(
+        /cannot carry \(object\)/,
+      );
+      const { rows } = await read('select ? as s, ? as n, ? as z, count(*) as c from reports', [
+        'ünïcødé "quoted" \\ \n',
+        -12.5,
+        null,
+      ]);
+      expect(rows).toEqual([{ s: 'ünïcødé "quoted" \\ \n', n: -12.5, z: null, c: 0 }]);
     },
   );
 });
