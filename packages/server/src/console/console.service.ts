@@ -1,7 +1,6 @@
 import {
   type ApiKeyInfo,
   type ConsoleProject,
-  formatWireTimestamp,
   type ReportStats,
   SOURCES_LIMIT,
   type SourceStats,
@@ -13,7 +12,7 @@ import {
   type ToolStatsQuery,
 } from '@debrief/protocol';
 import type { AppContext } from '../context.js';
-import { toDate } from '../db/schema.js';
+import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { listApiKeys, parseScopes } from '../keys/key.service.js';
 import { getOwnedProject, listProjects } from '../projects/project.service.js';
@@ -188,7 +187,7 @@ function successRate(s: ReportStats): number | null {
 }
 
 function wireTime(value: Date | string | null): string | null {
-  return value === null ? null : formatWireTimestamp(toDate(value));
+  return value === null ? null : toWireTimestamp(value);
 }
 
 /** The account's API keys, newest first, without secrets. */
@@ -200,7 +199,7 @@ export async function listConsoleApiKeys(
     id: row.id,
     name: row.name,
     prefix: row.prefix,
-    created_at: formatWireTimestamp(toDate(row.created_at)),
+    created_at: toWireTimestamp(row.created_at),
     last_used_at: wireTime(row.last_used_at),
     revoked_at: wireTime(row.revoked_at),
     scopes: parseScopes(row.scopes),

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   type CreatedInvitation,
-  formatWireTimestamp,
   INVITATION_DEFAULT_HOURS,
   type InvitationInfo,
   type InvitationStatus,
@@ -9,6 +8,7 @@ import {
 import type { Kysely } from 'kysely';
 import { normalizeEmail } from '../accounts/account.service.js';
 import { type DB, toDate } from '../db/schema.js';
+import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
 import {
@@ -52,7 +52,7 @@ function statusOf(row: InvitationRow, now: Date): InvitationStatus {
 }
 
 function wire(value: Date | string | null): string | null {
-  return value === null ? null : formatWireTimestamp(toDate(value));
+  return value === null ? null : toWireTimestamp(value);
 }
 
 function toInfo(row: InvitationRow, now: Date): InvitationInfo {
@@ -60,8 +60,8 @@ function toInfo(row: InvitationRow, now: Date): InvitationInfo {
     id: row.id,
     email: row.email,
     status: statusOf(row, now),
-    created_at: formatWireTimestamp(toDate(row.created_at)),
-    expires_at: formatWireTimestamp(toDate(row.expires_at)),
+    created_at: toWireTimestamp(row.created_at),
+    expires_at: toWireTimestamp(row.expires_at),
     used_at: wire(row.used_at),
     revoked_at: wire(row.revoked_at),
   };

@@ -2,6 +2,7 @@ import type { Outcome } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import { type DB, toDate } from '../db/schema.js';
+import { isStoredIsoText } from '../db/wire-timestamp.js';
 import { newId } from '../ids.js';
 import {
   advanceGroupingProgress,
@@ -104,8 +105,7 @@ export interface Grouped {
 
 /** ISO text of a stored time; SQLite's already is (parsing and printing it cost ~2 µs a report). */
 const iso = (value: Date | string) =>
-  typeof value === 'string' && ISO.test(value) ? value : toDate(value).toISOString();
-const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+  isStoredIsoText(value) ? value : toDate(value).toISOString();
 
 /**
  * Gives each of `reports` (in report order, at least one) an issue in the caller's transaction,

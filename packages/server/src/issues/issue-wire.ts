@@ -1,16 +1,11 @@
-import {
-  formatWireTimestamp,
-  type IssueStatus,
-  type IssueSummary,
-  type Outcome,
-} from '@debrief/protocol';
-import { toDate } from '../db/schema.js';
+import type { IssueStatus, IssueSummary, Outcome } from '@debrief/protocol';
+import { toWireTimestamp } from '../db/wire-timestamp.js';
 import type { IssueRow } from './issue.repository.js';
 
 export function wireTime(value: Date | string): string;
 export function wireTime(value: Date | string | null): string | null;
 export function wireTime(value: Date | string | null): string | null {
-  return value === null ? null : formatWireTimestamp(toDate(value));
+  return value === null ? null : toWireTimestamp(value);
 }
 
 /**

@@ -1,6 +1,7 @@
-import { formatWireTimestamp, type Project } from '@debrief/protocol';
+import type { Project } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
-import { type DB, toDate } from '../db/schema.js';
+import type { DB } from '../db/schema.js';
+import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
 import { issueIngestKey } from '../keys/key.service.js';
@@ -16,7 +17,7 @@ export function toWireProject(row: {
   name: string;
   created_at: Date | string;
 }): Project {
-  return { id: row.id, name: row.name, created_at: formatWireTimestamp(toDate(row.created_at)) };
+  return { id: row.id, name: row.name, created_at: toWireTimestamp(row.created_at) };
 }
 
 /** A project and its first ingest key, in one transaction. */

@@ -8,6 +8,7 @@ import {
 } from '@debrief/protocol';
 import type { AppContext } from '../context.js';
 import { toDate } from '../db/schema.js';
+import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
 import { unknownIngestKeyError } from '../keys/key.service.js';
@@ -47,7 +48,7 @@ export function toWireReport(row: ReportRow): Report {
     source: row.source,
     details: row.details,
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as ReportMetadata),
-    created_at: formatWireTimestamp(toDate(row.created_at)),
+    created_at: toWireTimestamp(row.created_at),
     redactions: Number(row.redactions),
     issue_id: row.issue_id,
     issue_reason: row.issue_reason,
