@@ -186,10 +186,6 @@ function successRate(s: ReportStats): number | null {
   return uses === 0 ? null : s.success / uses;
 }
 
-function wireTime(value: Date | string | null): string | null {
-  return value === null ? null : toWireTimestamp(value);
-}
-
 /** The account's API keys, newest first, without secrets. */
 export async function listConsoleApiKeys(
   ctx: AppContext,
@@ -200,8 +196,8 @@ export async function listConsoleApiKeys(
     name: row.name,
     prefix: row.prefix,
     created_at: toWireTimestamp(row.created_at),
-    last_used_at: wireTime(row.last_used_at),
-    revoked_at: wireTime(row.revoked_at),
+    last_used_at: toWireTimestamp(row.last_used_at),
+    revoked_at: toWireTimestamp(row.revoked_at),
     scopes: parseScopes(row.scopes),
   }));
 }

@@ -13,9 +13,13 @@ export function isStoredIsoText(value: Date | string): value is string {
 }
 
 /**
- * A stored time as the wire writes it (formatWireTimestamp: to the second, then `Z`). SQLite's
- * text is cut rather than parsed and printed again: ~1.5 µs a row, 50 a page of reports.
+ * A stored time as the wire writes it (formatWireTimestamp: to the second, then `Z`); null
+ * stays null. SQLite's text is cut rather than parsed and printed again: ~1.5 µs a row, 50 a
+ * page of reports.
  */
-export function toWireTimestamp(value: Date | string): string {
+export function toWireTimestamp(value: Date | string): string;
+export function toWireTimestamp(value: Date | string | null): string | null;
+export function toWireTimestamp(value: Date | string | null): string | null {
+  if (value === null) return null;
   return isStoredIsoText(value) ? `${value.slice(0, 19)}Z` : formatWireTimestamp(toDate(value));
 }

@@ -51,10 +51,6 @@ function statusOf(row: InvitationRow, now: Date): InvitationStatus {
   return toDate(row.expires_at).getTime() <= now.getTime() ? 'expired' : 'pending';
 }
 
-function wire(value: Date | string | null): string | null {
-  return value === null ? null : toWireTimestamp(value);
-}
-
 function toInfo(row: InvitationRow, now: Date): InvitationInfo {
   return {
     id: row.id,
@@ -62,8 +58,8 @@ function toInfo(row: InvitationRow, now: Date): InvitationInfo {
     status: statusOf(row, now),
     created_at: toWireTimestamp(row.created_at),
     expires_at: toWireTimestamp(row.expires_at),
-    used_at: wire(row.used_at),
-    revoked_at: wire(row.revoked_at),
+    used_at: toWireTimestamp(row.used_at),
+    revoked_at: toWireTimestamp(row.revoked_at),
   };
 }
 
@@ -133,7 +129,7 @@ export async function checkInvitation(db: Kysely<DB>, token: string, email: stri
     case 'revoked':
       throw invalid(`This invitation link was revoked by the operator. ${ask}`);
     case 'expired':
-      throw invalid(`This invitation link expired on ${wire(row.expires_at)}. ${ask}`);
+      throw invalid(`This invitation link expired on ${toWireTimestamp(row.expires_at)}. ${ask}`);
     case 'pending':
       break;
   }

@@ -1,5 +1,6 @@
 import type { IssueDetail, IssueList, IssueSummary, ListIssuesQuery } from '@debrief/protocol';
 import type { AppContext } from '../context.js';
+import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import {
@@ -12,7 +13,7 @@ import {
 } from './issue.repository.js';
 import { countsOfRow } from './issue-counts.js';
 import { countIssuesInRange, listIssuesInRange } from './issue-range.repository.js';
-import { toIssueSummary, wireTime } from './issue-wire.js';
+import { toIssueSummary } from './issue-wire.js';
 
 const BREAKDOWN_LIMIT = 20;
 const DAILY_DAYS = 90;
@@ -87,13 +88,13 @@ export async function getIssue(
   ]);
   return {
     ...toIssueSummary(row),
-    resolved_at: wireTime(row.resolved_at),
+    resolved_at: toWireTimestamp(row.resolved_at),
     note: row.note,
     outcome_counts: countsOfRow(row),
     sources,
     clients,
     daily,
-    created_at: wireTime(row.created_at),
-    updated_at: wireTime(row.updated_at),
+    created_at: toWireTimestamp(row.created_at),
+    updated_at: toWireTimestamp(row.updated_at),
   };
 }
