@@ -147,6 +147,10 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
     async () => {
       await start({});
       const pool = server.ctx.database.readPool as SqliteReaderPool;
+      // Quotes, a backslash, a newline (the channel's delimiter), line and paragraph separators
+      // and an emoji: JSON carries each as it was. (A lone surrogate does not survive SQLite's
+      // UTF-8 itself, whatever the channel.)
+      const TEXT = 'ünïcødé "quoted" \\ \n \u2028\u2029 🦉 end';
       const read = (text: string, parameters: unknown[]) =>
         pool.execute(CompiledQuery.raw(text, parameters), undefined);
       // The channel carries JSON: a bigint or a Buffer would arrive as something else.
@@ -157,11 +161,11 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
         /cannot carry \(object\)/,
       );
       const { rows } = await read('select ? as s, ? as n, ? as z, count(*) as c from reports', [
-        'ünïcødé "quoted" \\ \n',
+        TEXT,
         -12.5,
         null,
       ]);
-      expect(rows).toEqual([{ s: 'ünïcødé "quoted" \\ \n', n: -12.5, z: null, c: 0 }]);
+      expect(rows).toEqual([{ s: TEXT, n: -12.5, z: null, c: 0 }]);
     },
   );
 });
