@@ -143,28 +143,27 @@ async function main(): Promise<void> {
         log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: bare node:http…`);
         const bare = await benchBareIngest(INGEST_TIMING);
         log(`  ${Math.round(bare.requestsPerSecond)} req/s, p99 ${bare.p99Ms} ms`);
-        const grouped = async () => {
-          log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: debrief serve…`);
+        /** One Debrief run of the round, on a fresh database, logged against bare. */
+        const serve = async (label: string, env: Record<string, string>) => {
+          log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: ${label}…`);
           const measured = await withDatabase(make, (db) =>
-            benchDebriefIngest(db, INGEST_TIMING, INGEST_ENV),
+            benchDebriefIngest(db, INGEST_TIMING, env),
           );
-          const { grouping } = measured;
-          if (!grouping) throw new Error('the grouping run did not watch its grouping lag');
+          const lag = measured.grouping
+            ? `; oldest ungrouped ${measured.grouping.maxAgeMs} ms`
+            : '';
           log(
-            `  ${Math.round(measured.requestsPerSecond)} req/s, p99 ${measured.p99Ms} ms: ${percent(measured.requestsPerSecond / bare.requestsPerSecond)} of bare; oldest ungrouped ${grouping.maxAgeMs} ms`,
-          );
-          return { ...measured, grouping };
-        };
-        const off = async () => {
-          log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: ISSUE_GROUPING=off…`);
-          const measured = await withDatabase(make, (db) =>
-            benchDebriefIngest(db, INGEST_TIMING, { ...INGEST_ENV, ISSUE_GROUPING: 'off' }),
-          );
-          log(
-            `  ${Math.round(measured.requestsPerSecond)} req/s, p99 ${measured.p99Ms} ms: ${percent(measured.requestsPerSecond / bare.requestsPerSecond)} of bare`,
+            `  ${Math.round(measured.requestsPerSecond)} req/s, p99 ${measured.p99Ms} ms: ${percent(measured.requestsPerSecond / bare.requestsPerSecond)} of bare${lag}`,
           );
           return measured;
         };
+        const grouped = async () => {
+          const measured = await serve('debrief serve', INGEST_ENV);
+          const { grouping } = measured;
+          if (!grouping) throw new Error('the grouping run did not watch its grouping lag');
+          return { ...measured, grouping };
+        };
+        const off = () => serve('ISSUE_GROUPING=off', { ...INGEST_ENV, ISSUE_GROUPING: 'off' });
         // Grouping on and off take turns going first: whatever the one run leaves behind (the
         // database server's checkpoint of its writes, a busier page cache) falls on either.
         const ungroupedFirst = round % 2 === 0;
