@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledShapes } from '../db/compiled-shapes.js';
 import { type DB, toDate } from '../db/schema.js';
 
 export async function insertApiKey(
@@ -31,12 +32,17 @@ export async function insertApiKey(
 }
 
 export async function findApiKeyByHash(db: Kysely<DB>, keyHash: string) {
-  return db
+  const { rows } = await db.executeQuery(apiKeyByHash(db, {}, { keyHash }));
+  return rows[0];
+}
+
+/** Asked by every request with an API key: compiled once (compiled-shapes.ts). */
+const apiKeyByHash = compiledShapes((db: Kysely<DB>, _shape: object, p: { keyHash: string }) =>
+  db
     .selectFrom('api_keys')
     .select(['id', 'account_id', 'revoked_at', 'last_used_at', 'scopes'])
-    .where('key_hash', '=', keyHash)
-    .executeTakeFirst();
-}
+    .where('key_hash', '=', p.keyHash),
+);
 
 export async function listApiKeysOfAccount(db: Kysely<DB>, accountId: string) {
   return db

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledShapes } from '../db/compiled-shapes.js';
 import type { DB } from '../db/schema.js';
 
 export async function insertProject(
@@ -27,13 +28,19 @@ export async function listProjectsOfAccount(db: Kysely<DB>, accountId: string) {
 }
 
 export async function findProjectOfAccount(db: Kysely<DB>, accountId: string, projectId: string) {
-  return db
-    .selectFrom('projects')
-    .select(['id', 'name', 'created_at', 'account_id'])
-    .where('id', '=', projectId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const { rows } = await db.executeQuery(projectOfAccount(db, {}, { accountId, projectId }));
+  return rows[0];
 }
+
+/** Asked by every read of a project's reports: compiled once (compiled-shapes.ts). */
+const projectOfAccount = compiledShapes(
+  (db: Kysely<DB>, _shape: object, p: { accountId: string; projectId: string }) =>
+    db
+      .selectFrom('projects')
+      .select(['id', 'name', 'created_at', 'account_id'])
+      .where('id', '=', p.projectId)
+      .where('account_id', '=', p.accountId),
+);
 
 export async function updateProjectName(
   db: Kysely<DB>,

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compiledShapes } from '../db/compiled-shapes.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { byCodePoint } from './report.repository.js';
@@ -39,15 +40,28 @@ export async function sumReportCounts(
   projectId: string,
   filters: { toolName?: string; source?: string },
 ): Promise<Map<string, number>> {
-  let query = db
-    .selectFrom('report_counts')
-    .select((eb) => ['outcome', eb.fn.sum<number | string>('count').as('n')])
-    .where('project_id', '=', projectId);
-  if (filters.toolName !== undefined) query = query.where('tool_name', '=', filters.toolName);
-  if (filters.source !== undefined) query = query.where('source', '=', filters.source);
-  const rows = await query.groupBy('outcome').execute();
+  const shape = { tool: filters.toolName !== undefined, source: filters.source !== undefined };
+  const params = { projectId, toolName: filters.toolName ?? null, source: filters.source ?? null };
+  const { rows } = await db.executeQuery(countsQuery(db, shape, params));
   return new Map(rows.map((row) => [row.outcome, Number(row.n)]));
 }
+
+/** Compiled once per filter shape: every reports list asks it (compiled-shapes.ts). */
+const countsQuery = compiledShapes(
+  (
+    db: Kysely<DB>,
+    shape: { tool: boolean; source: boolean },
+    p: { projectId: string; toolName: string | null; source: string | null },
+  ) => {
+    let query = db
+      .selectFrom('report_counts')
+      .select((eb) => ['outcome', eb.fn.sum<number | string>('count').as('n')])
+      .where('project_id', '=', p.projectId);
+    if (shape.tool) query = query.where('tool_name', '=', p.toolName);
+    if (shape.source) query = query.where('source', '=', p.source);
+    return query.groupBy('outcome');
+  },
+);
 
 /**
  * A page of tools with their counts, from the counters, for an optional source, and how many

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { compiledShapes } from '../db/compiled-shapes.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 
@@ -115,49 +116,97 @@ export async function listReportsPage(
   page: PageStart & { limit: number },
 ) {
   const seekOn = SEEK_ORDER.find((label) => filters[label] !== undefined);
+  const before = filters.before?.toISOString();
+  const after = 'after' in page ? page.after : undefined;
+  // A cursor inside the range is the tighter upper bound; both bounds together would let SQLite
+  // seek from `before` and walk down to the cursor, O(rows skipped) again instead of O(limit).
+  const bounded = before !== undefined && !(after && after.createdAt < before);
+  const shape: PageShape = {
+    dialect,
+    seekOn,
+    labels: SEEK_ORDER.filter((label) => filters[label] !== undefined),
+    from: filters.from !== undefined,
+    before: bounded,
+    after: after !== undefined,
+  };
+  const compiled = pageQuery(db, shape, {
+    projectId,
+    issueId: filters.issueId ?? null,
+    toolName: filters.toolName ?? null,
+    source: filters.source ?? null,
+    outcome: filters.outcome ?? null,
+    from: filters.from?.toISOString() ?? null,
+    before: before ?? null,
+    afterAt: after?.createdAt ?? null,
+    afterId: after?.id ?? null,
+    limit: page.limit,
+    offset: 'offset' in page ? page.offset : 0,
+  });
+  return (await db.executeQuery(compiled)).rows;
+}
+
+/** What makes a page's SQL text (compiled-shapes.ts): all else is a bound value. */
+interface PageShape {
+  dialect: Dialect;
+  seekOn: (typeof SEEK_ORDER)[number] | undefined;
+  labels: (typeof SEEK_ORDER)[number][];
+  from: boolean;
+  before: boolean;
+  after: boolean;
+}
+
+interface PageParams extends Record<string, unknown> {
+  projectId: string;
+  issueId: string | null;
+  toolName: string | null;
+  source: string | null;
+  outcome: string | null;
+  from: string | null;
+  before: string | null;
+  afterAt: string | null;
+  afterId: string | null;
+  limit: number;
+  offset: number;
+}
+
+const pageQuery = compiledShapes((db: Kysely<DB>, shape: PageShape, p: PageParams) => {
+  const { dialect } = shape;
   let ids = db
     .selectFrom('reports')
     .select(['reports.id', 'reports.created_at'])
-    .where('reports.project_id', '=', projectId);
-  for (const label of SEEK_ORDER) {
-    const value = filters[label];
-    if (value === undefined) continue;
+    .where('reports.project_id', '=', p.projectId);
+  for (const label of shape.labels) {
     const column = LABEL_COLUMN[label];
+    const value = p[label] as string;
     ids =
-      dialect === 'sqlite' && label !== seekOn
+      dialect === 'sqlite' && label !== shape.seekOn
         ? ids.where(sql<string>`+${sql.ref(column)}`, '=', value)
         : ids.where(column, '=', value);
   }
-  // SQLite rates a range on created_at as more selective than a label's equality and would walk
-  // the time index checking the label; likely() says the range keeps most rows, and SQLite still
-  // seeks on it (it looks through the wrapper), after the label.
+  // SQLite rates a range on created_at as more selective than a label's equality and would
+  // walk the time index checking the label; likely() says the range keeps most rows, and
+  // SQLite still seeks on it (it looks through the wrapper), after the label.
   const bound = (term: RawBuilder<SqlBool>) =>
     dialect === 'sqlite' ? sql<SqlBool>`likely(${term})` : term;
   const createdAt = sql.ref('reports.created_at');
-  if (filters.from !== undefined)
-    ids = ids.where(bound(sql`${createdAt} >= ${filters.from.toISOString()}`));
-  const before = filters.before?.toISOString();
-  // A cursor inside the range is the tighter upper bound; both bounds together would let SQLite
-  // seek from `before` and walk down to the cursor, O(rows skipped) again instead of O(limit).
-  if (before !== undefined && !('after' in page && page.after.createdAt < before))
-    ids = ids.where(bound(sql`${createdAt} < ${before}`));
-  if ('after' in page) {
-    const { createdAt: at, id } = page.after;
-    ids = ids.where(bound(sql`(${createdAt}, ${sql.ref('reports.id')}) < (${at}, ${id})`));
+  if (shape.from) ids = ids.where(bound(sql<SqlBool>`${createdAt} >= ${p.from}`));
+  if (shape.before) ids = ids.where(bound(sql<SqlBool>`${createdAt} < ${p.before}`));
+  if (shape.after) {
+    const key = sql<SqlBool>`(${createdAt}, ${sql.ref('reports.id')}) < (${p.afterAt}, ${p.afterId})`;
+    ids = ids.where(bound(key));
   }
   const inner = ids
     .orderBy('reports.created_at', 'desc')
     .orderBy('reports.id', 'desc')
-    .limit(page.limit)
-    .offset('offset' in page ? page.offset : 0);
+    .limit(p.limit)
+    .offset(p.offset);
   return db
     .selectFrom(inner.as('page'))
     .innerJoin('reports', 'reports.id', 'page.id')
     .select(REPORT_COLUMNS.map((column) => `reports.${column}` as const))
     .orderBy('page.created_at', 'desc')
-    .orderBy('page.id', 'desc')
-    .execute();
-}
+    .orderBy('page.id', 'desc');
+});
 
 /** Number of reports per outcome under the filters (the caller leaves `outcome` out: facets). */
 export async function countReportsByOutcome(
