@@ -1,7 +1,8 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { compiledShapes } from '../db/compiled-shapes.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { applyReportFilters, type ReportFilters } from './report.repository.js';
+import type { ReportFilters } from './report.repository.js';
 import { ROLLUP_GRAINS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
 
 /**
@@ -94,12 +95,68 @@ export function utcDayOf(dialect: Dialect, column: string): RawBuilder<string> {
 }
 
 /**
- * The reports under the filters (outcome left out: counts are per outcome), as rows of
- * (tool_name, source, outcome, day, count) to group and sum: the rollup rows of the range's
- * whole days and hours (splitRange) and, UNION ALL, one row per report of its partial hours.
- * Alias it and select from it (`db.selectFrom(countedRows(…).as('counted'))`).
+ * What makes the SQL of a count under a date range (db/compiled-shapes.ts): the labels it
+ * groups by, the label filters it has and the pieces of its range (splitRange): per piece, the
+ * rollup table it reads (null: the reports) and which bounds it has. The values — the project,
+ * the labels', the pieces' bounds (`from0`, `before0`, …) — are its CountParams.
+ */
+export interface CountShape {
+  dialect: Dialect;
+  labels: readonly CountLabel[];
+  tool: boolean;
+  source: boolean;
+  pieces: { table: string | null; from: boolean; before: boolean }[];
+}
+
+export interface CountParams extends Record<string, unknown> {
+  projectId: string;
+  toolName: string | null;
+  source: string | null;
+}
+
+/** The shape and values of a count of the reports under the filters (outcome left out). */
+export function countOf(
+  dialect: Dialect,
+  projectId: string,
+  filters: Omit<ReportFilters, 'outcome'>,
+  labels: readonly CountLabel[],
+): { shape: CountShape; params: CountParams } {
+  // The rollup labels the count needs: those it groups by and those it filters on.
+  const needed: RollupLabel[] = [];
+  if (labels.includes('tool_name') || filters.toolName !== undefined) needed.push('tool_name');
+  if (labels.includes('source') || filters.source !== undefined) needed.push('source');
+  const params: CountParams = {
+    projectId,
+    toolName: filters.toolName ?? null,
+    source: filters.source ?? null,
+  };
+  const pieces = splitRange(filters, grainsFor(needed)).map((piece, i) => {
+    params[`from${i}`] = piece.from?.toISOString() ?? null;
+    params[`before${i}`] = piece.before?.toISOString() ?? null;
+    return { table: piece.grain?.table ?? null, from: !!piece.from, before: !!piece.before };
+  });
+  const shape = {
+    dialect,
+    labels,
+    tool: filters.toolName !== undefined,
+    source: filters.source !== undefined,
+    pieces,
+  };
+  return { shape, params };
+}
+
+const GRAIN_OF_TABLE = new Map<string, RollupGrain>(
+  (ROLLUP_GRAINS as readonly RollupGrain[]).map((grain) => [grain.table, grain]),
+);
+
+/**
+ * The reports a count counts (countOf), as rows of (tool_name, source, outcome, day, count) to
+ * group and sum: the rollup rows of the range's whole days and hours (splitRange) and, UNION
+ * ALL, one row per report of its partial hours. Alias it and select from it
+ * (`db.selectFrom(countedRows(db, shape, params).as('counted'))`); it places the params as
+ * bound values only, so a statement around it may be compiled once per shape.
  *
- * Only the `labels` asked for are read; the others are ''. That matters for the reports: their
+ * Only the labels asked for are read; the others are ''. That matters for the reports: their
  * time index carries `outcome` but not the labels, so asking for a label there would look up
  * each report's row. Each part seeks (report-query-plans.test.ts): the rollups on their
  * primary key's (project_id, bucket) range, the reports on a filter's index and the time
@@ -108,19 +165,14 @@ export function utcDayOf(dialect: Dialect, column: string): RawBuilder<string> {
  */
 export function countedRows(
   db: Kysely<DB>,
-  dialect: Dialect,
-  projectId: string,
-  filters: Omit<ReportFilters, 'outcome'>,
-  labels: readonly CountLabel[],
+  shape: CountShape,
+  p: CountParams,
 ): SelectQueryBuilder<DB, never, CountedRow> {
-  const asked = (label: CountLabel) => labels.includes(label);
-  // The rollup labels the count needs: those it groups by and those it filters on.
-  const needed: RollupLabel[] = [];
-  if (asked('tool_name') || filters.toolName !== undefined) needed.push('tool_name');
-  if (asked('source') || filters.source !== undefined) needed.push('source');
-  const parts: SelectQueryBuilder<DB, never, CountedRow>[] = [];
-  for (const piece of splitRange(filters, grainsFor(needed))) {
-    const { grain } = piece;
+  const asked = (label: CountLabel) => shape.labels.includes(label);
+  const parts = shape.pieces.map((piece, i) => {
+    const from = p[`from${i}`] as string;
+    const before = p[`before${i}`] as string;
+    const grain = piece.table === null ? undefined : GRAIN_OF_TABLE.get(piece.table);
     if (grain) {
       // Every rollup table has the columns of report_rollups but the bucket's and the labels it
       // does not keep (grainsFor chose one with those asked); each is named as itself, so
@@ -135,41 +187,34 @@ export function countedRows(
             : empty('tool_name'),
           asked('source') ? sql<string>`${column('source')}`.as('source') : empty('source'),
           sql<string>`${column('outcome')}`.as('outcome'),
-          asked('day') ? utcDayOf(dialect, bucket).as('day') : empty('day'),
+          asked('day') ? utcDayOf(shape.dialect, bucket).as('day') : empty('day'),
           sql<number | string>`${column('count')}`.as('count'),
         ])
-        .where(column('project_id'), '=', projectId);
-      if (filters.toolName !== undefined) q = q.where(column('tool_name'), '=', filters.toolName);
-      if (filters.source !== undefined) q = q.where(column('source'), '=', filters.source);
-      if (piece.from) q = q.where(sql.ref(bucket), '>=', piece.from.toISOString());
-      if (piece.before) q = q.where(sql.ref(bucket), '<', piece.before.toISOString());
-      parts.push(q as unknown as SelectQueryBuilder<DB, never, CountedRow>);
-      continue;
+        .where(column('project_id'), '=', p.projectId);
+      if (shape.tool) q = q.where(column('tool_name'), '=', p.toolName);
+      if (shape.source) q = q.where(column('source'), '=', p.source);
+      if (piece.from) q = q.where(sql.ref(bucket), '>=', from);
+      if (piece.before) q = q.where(sql.ref(bucket), '<', before);
+      return q as unknown as SelectQueryBuilder<DB, never, CountedRow>;
     }
-    const q = applyReportFilters(
-      db
-        .selectFrom('reports')
-        .select([
-          asked('tool_name')
-            ? sql<string>`coalesce(reports.tool_name, '')`.as('tool_name')
-            : empty('tool_name'),
-          asked('source')
-            ? sql<string>`coalesce(reports.source, '')`.as('source')
-            : empty('source'),
-          sql<string>`reports.outcome`.as('outcome'),
-          asked('day') ? utcDayOf(dialect, 'reports.created_at').as('day') : empty('day'),
-          sql<number | string>`1`.as('count'),
-        ]),
-      projectId,
-      {
-        toolName: filters.toolName,
-        source: filters.source,
-        from: piece.from,
-        before: piece.before,
-      },
-    );
-    parts.push(q as unknown as SelectQueryBuilder<DB, never, CountedRow>);
-  }
+    let q = db
+      .selectFrom('reports')
+      .select([
+        asked('tool_name')
+          ? sql<string>`coalesce(reports.tool_name, '')`.as('tool_name')
+          : empty('tool_name'),
+        asked('source') ? sql<string>`coalesce(reports.source, '')`.as('source') : empty('source'),
+        sql<string>`reports.outcome`.as('outcome'),
+        asked('day') ? utcDayOf(shape.dialect, 'reports.created_at').as('day') : empty('day'),
+        sql<number | string>`1`.as('count'),
+      ])
+      .where('reports.project_id', '=', p.projectId);
+    if (shape.tool) q = q.where('reports.tool_name', '=', p.toolName);
+    if (shape.source) q = q.where('reports.source', '=', p.source);
+    if (piece.from) q = q.where('reports.created_at', '>=', from);
+    if (piece.before) q = q.where('reports.created_at', '<', before);
+    return q as unknown as SelectQueryBuilder<DB, never, CountedRow>;
+  });
   const [first, ...rest] = parts;
   // splitRange always yields a piece.
   if (!first) throw new Error('countedRows: a date range without pieces');
@@ -187,13 +232,18 @@ export async function countOutcomesInRange(
   projectId: string,
   filters: Omit<ReportFilters, 'outcome'>,
 ): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom(countedRows(db, dialect, projectId, filters, []).as('counted'))
-    .select(['outcome', sql<number | string>`sum(count)`.as('n')])
-    .groupBy('outcome')
-    .execute();
+  const { shape, params } = countOf(dialect, projectId, filters, []);
+  const { rows } = await db.executeQuery(outcomesInRange(db, shape, params));
   return new Map(rows.map((row) => [row.outcome, Number(row.n)]));
 }
+
+/** Compiled once per shape: every reports list under a date range asks it. */
+const outcomesInRange = compiledShapes((db: Kysely<DB>, shape: CountShape, p: CountParams) =>
+  db
+    .selectFrom(countedRows(db, shape, p).as('counted'))
+    .select(['outcome', sql<number | string>`sum(count)`.as('n')])
+    .groupBy('outcome'),
+);
 
 /**
  * Reports per project and outcome since a time, for every project of the account (the
