@@ -7,6 +7,7 @@ import {
 import type { Database } from '../src/db/database.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
 import { SqliteReaderPool } from '../src/db/sqlite-reader-pool.js';
+import { seekDeepPage } from '../src/reports/deep-page.repository.js';
 
 /** A promise with its resolve, to hold the read barrier shut for as long as a test needs. */
 function gate() {
@@ -66,7 +67,8 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
     await db.transaction().execute((trx) => trx.selectFrom('reports').select('id').execute());
     expect(barrierCalls).toBe(0);
 
-    // A report read, a counter read, and one with reports in a subquery wait for it.
+    // A report read, a counter read, one with reports in a subquery, and a deep page's seek on
+    // the rollups (deep-page.repository.ts, from any offset here) wait for it.
     const reads = [
       db.selectFrom('reports').select('id').execute(),
       db.selectFrom('report_counts').selectAll().execute(),
@@ -75,11 +77,13 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
         .select('id')
         .where('id', 'in', (eb) => eb.selectFrom('reports').select('project_id'))
         .execute(),
+      seekDeepPage(db, 'p', {}, { offset: 5 }, { unlabelled: 0, labelled: 0 }),
     ];
     expect(await pendingAfter(Promise.all(reads), 150)).toBe(true);
-    expect(barrierCalls).toBe(3);
+    expect(barrierCalls).toBe(4);
     barrier.open();
-    await expect(Promise.all(reads)).resolves.toEqual([[], [], []]);
+    const unchanged = { filters: {}, page: { offset: 5 } };
+    await expect(Promise.all(reads)).resolves.toEqual([[], [], [], unchanged]);
   });
 
   it.runIf(dialect === 'sqlite')(

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compiledShapes } from '../db/compiled-shapes.js';
 import type { DB } from '../db/schema.js';
 import { toDate } from '../db/schema.js';
 import type { PageStart, ReportFilters } from './report.repository.js';
@@ -87,7 +88,9 @@ export async function seekDeepPage(
  * The bucket of `grain` in [range.from, range.before) in which the matching report at `offset`
  * (newest first) lies, and how many matching reports the buckets after it hold; null when
  * the buckets hold no more than `offset`. One seek on the table's key (project_id, bucket, …),
- * newest first a running total of each bucket's count.
+ * newest first a running total of each bucket's count. A query of the builder, so it is a
+ * report read like the page (db/read-routing.ts: the writer's barrier first, and on SQLite a
+ * reader process), compiled once per shape.
  */
 async function landing(
   db: Kysely<DB>,
@@ -97,26 +100,71 @@ async function landing(
   range: { from?: Date; before?: Date },
   offset: number,
 ): Promise<{ bucket: Date; newer: number } | null> {
-  const bucket = sql.ref(grain.column);
-  const where = [sql`project_id = ${projectId}`];
-  if (filters.toolName !== undefined) where.push(sql`tool_name = ${filters.toolName}`);
-  if (filters.source !== undefined) where.push(sql`source = ${filters.source}`);
-  if (filters.outcome !== undefined) where.push(sql`outcome = ${filters.outcome}`);
-  if (range.from) where.push(sql`${bucket} >= ${range.from.toISOString()}`);
-  if (range.before) where.push(sql`${bucket} < ${range.before.toISOString()}`);
-  const result = await sql<{ bucket: string | Date; newer: number | string }>`
-    select bucket, total - n as newer from (
-      select bucket, n, sum(n) over (order by bucket desc rows unbounded preceding) as total
-      from (
-        select ${bucket} as bucket, sum(count) as n from ${sql.table(grain.table)}
-        where ${sql.join(where, sql` and `)}
-        group by ${bucket}
-      ) as buckets
-    ) as walked
-    where total > ${offset}
-    order by bucket desc
-    limit 1
-  `.execute(db);
-  const row = result.rows[0];
+  const shape: LandingShape = {
+    table: grain.table,
+    column: grain.column,
+    tool: filters.toolName !== undefined,
+    source: filters.source !== undefined,
+    outcome: filters.outcome !== undefined,
+    from: range.from !== undefined,
+    before: range.before !== undefined,
+  };
+  const params = {
+    projectId,
+    toolName: filters.toolName ?? null,
+    source: filters.source ?? null,
+    outcome: filters.outcome ?? null,
+    from: range.from?.toISOString() ?? null,
+    before: range.before?.toISOString() ?? null,
+    offset,
+  };
+  const { rows } = await db.executeQuery(landingQuery(db, shape, params));
+  const row = rows[0];
   return row ? { bucket: toDate(row.bucket), newer: Number(row.newer) } : null;
 }
+
+interface LandingShape {
+  table: string;
+  column: string;
+  tool: boolean;
+  source: boolean;
+  outcome: boolean;
+  from: boolean;
+  before: boolean;
+}
+
+interface LandingParams extends Record<string, unknown> {
+  projectId: string;
+  toolName: string | null;
+  source: string | null;
+  outcome: string | null;
+  from: string | null;
+  before: string | null;
+  offset: number;
+}
+
+const landingQuery = compiledShapes((db: Kysely<DB>, shape: LandingShape, p: LandingParams) => {
+  const bucket = sql.ref(`${shape.table}.${shape.column}`);
+  let buckets = db
+    .selectFrom(shape.table as 'report_rollups')
+    .select([sql<string | Date>`${bucket}`.as('bucket'), sql<number | string>`sum(count)`.as('n')])
+    .where('project_id', '=', p.projectId);
+  if (shape.tool) buckets = buckets.where('tool_name', '=', p.toolName);
+  if (shape.source) buckets = buckets.where('source', '=', p.source);
+  if (shape.outcome) buckets = buckets.where('outcome', '=', p.outcome as string);
+  if (shape.from) buckets = buckets.where(bucket, '>=', p.from);
+  if (shape.before) buckets = buckets.where(bucket, '<', p.before);
+  const walked = db
+    .selectFrom(buckets.groupBy(bucket).as('buckets'))
+    .select([
+      'bucket',
+      'n',
+      sql<number | string>`sum(n) over (order by bucket desc rows unbounded preceding)`.as('total'),
+    ]);
+  return db
+    .selectFrom(walked.as('walked'))
+    .select(['bucket', sql<number | string>`total - n`.as('newer')])
+    .where('total', '>', p.offset)
+    .orderBy('bucket', 'desc')
+    .limit(1);
+});
