@@ -4,6 +4,14 @@ import type { DB } from '../../db/schema.js';
 /** A report label column of `report_counts` ('' there stands for an absent label). */
 export type LabelColumn = 'tool_name' | 'source';
 
+/*
+ * These reads of report_counts run on the submit path, before the writer, as raw `sql`
+ * templates on purpose: the read routing (db/read-routing.ts) sends only builder SELECTs behind
+ * the writer's barrier, and a submit that waited for the writer's flush before it is written
+ * would wait a commit longer. Labels admitted and not yet committed are counted in memory
+ * (label-caps.ts), so reading ahead of the writer loses none of them.
+ */
+
 /**
  * Whether the project has stored a report with this label: one seek in report_counts' primary
  * key (project_id, tool_name, …) or in report_counts_project_source (migration 0009).
