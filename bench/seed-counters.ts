@@ -14,10 +14,14 @@ import { query, type SeedConnection, tableExists } from './seed-connection.js';
 
 /**
  * A report's bucket in each rollup table, as the server computes it (migrations 0010 and 0015,
- * reports/report-rollup-key.ts): the UTC minute, hour or day it starts, timestamptz on
+ * reports/report-rollup-key.ts): the UTC minute, hour, day or week (from a Thursday) it starts, timestamptz on
  * PostgreSQL and ISO 8601 text on SQLite.
  */
 function bucket(dialect: SeedConnection['dialect'], grain: RollupGrain['column']): string {
+  if (grain === 'week')
+    return dialect === 'postgres'
+      ? 'to_timestamp(floor(extract(epoch from p.created_at) / 604800) * 604800)'
+      : `strftime('%Y-%m-%dT%H:%M:%fZ', (cast(strftime('%s', p.created_at) as integer) / 604800) * 604800, 'unixepoch')`;
   if (dialect === 'postgres')
     return `date_trunc('${grain}', p.created_at at time zone 'UTC') at time zone 'UTC'`;
   if (grain === 'minute') return `substr(p.created_at, 1, 16) || ':00.000Z'`;

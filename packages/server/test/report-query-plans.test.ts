@@ -238,7 +238,7 @@ describe('query plans of the reports on SQLite', () => {
             expect
               .soft(step, what)
               .toMatch(
-                /^SEARCH report_rollups\w* USING .*\(project_id=\?.*\b(minute|hour|day)[<>]/,
+                /^SEARCH report_rollups\w* USING .*\(project_id=\?.*\b(minute|hour|day|week)[<>]/,
               );
           }
         }
@@ -246,7 +246,7 @@ describe('query plans of the reports on SQLite', () => {
     }
   });
 
-  it('reads each count from the rollup with the fewest labels that holds what it asks (0015)', async () => {
+  it('reads each count from the rollup with the fewest labels that holds what it asks (0015, 0016)', async () => {
     const from = new Date('2026-01-01T05:30:00.123Z');
     const before = new Date('2026-01-31T10:15:00.000Z');
     const cases: [string, () => Promise<unknown>, RegExp[]][] = [
@@ -262,7 +262,7 @@ describe('query plans of the reports on SQLite', () => {
       [
         'tools table, no source',
         () => countByToolInRange(kysely, 'sqlite', PROJECT, { from, before }),
-        [/report_rollups_day_tools/, /report_rollups /],
+        [/report_rollups_week_tools/, /report_rollups_day_tools/, /report_rollups /],
       ],
       [
         'sources list, no tool',
@@ -272,7 +272,7 @@ describe('query plans of the reports on SQLite', () => {
       [
         'outcomes under a tool',
         () => countOutcomesInRange(kysely, 'sqlite', PROJECT, { toolName: 'search', from, before }),
-        [/report_rollups_day_tools/, /report_rollups /],
+        [/report_rollups_week_tools/, /report_rollups_day_tools/, /report_rollups /],
       ],
     ];
     for (const [what, count, tables] of cases) {

@@ -14,12 +14,13 @@ import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../src/reports/report-r
 
 /**
  * Migration 0010 fills the rollups (hourly and daily) from the reports already stored, and 0015
- * the narrower ones (by tool, by source, by outcome alone; minutes), so an upgraded database
+ * the narrower ones (by tool, by source, by outcome alone; minutes), and 0016 the weeks by
+ * tool from 0015's days, so an upgraded database
  * answers date ranges right at once: every report counted once, in its UTC hour, whatever the
  * session's time zone (PostgreSQL here runs in Asia/Kolkata, +05:30, where a local hour is not
  * a UTC hour), and on SQLite the writer's inbox too (committed reports not moved yet).
  */
-describe.each(DIALECTS)('migrations 0010 and 0015 on %s', (dialect) => {
+describe.each(DIALECTS)('migrations 0010, 0015 and 0016 on %s', (dialect) => {
   let testDb: TestDatabase;
   let database: Database;
   afterEach(async () => {
@@ -133,7 +134,7 @@ describe.each(DIALECTS)('migrations 0010 and 0015 on %s', (dialect) => {
       },
     ]);
 
-    // Every rollup, 0015's included, holds what the write path would have added for the
+    // Every rollup, 0015's and 0016's included, holds what the write path would have added for the
     // reports (rollupKey), no more and no less.
     const stored = at.map(([time, toolName, source, outcome]) => ({
       projectId: project.id,

@@ -41,9 +41,13 @@ const T0 = Date.parse('2026-03-09T00:00:00.000Z');
 const TOOLS = [null, 'search', 'fetch'] as const;
 const SOURCES = [null, 'cli', 'ide'] as const;
 
-/** An instant near T0, often right at, just before or just after an hour or a minute. */
+/**
+ * An instant near T0 or a week or two after it (so ranges hold whole weeks, migration 0016),
+ * often right at, just before or just after an hour or a minute.
+ */
 const instant = fc
   .tuple(
+    fc.constantFrom(0, 0, 0, 7 * 24, 14 * 24),
     fc.integer({ min: -2, max: 74 }),
     fc.oneof(
       fc.constantFrom(0, 1, HOUR - 1),
@@ -53,7 +57,7 @@ const instant = fc
         .map(([minute, delta]) => minute * MINUTE + delta),
     ),
   )
-  .map(([hour, ms]) => T0 + hour * HOUR + ms);
+  .map(([weeks, hour, ms]) => T0 + (weeks + hour) * HOUR + ms);
 
 interface Seeded {
   at: number;

@@ -21,6 +21,7 @@ import { authFailuresMigration } from './migrations/0012-auth-failures.js';
 import { issuesMigration } from './migrations/0013-issues.js';
 import { issuesVersionMigration } from './migrations/0014-issues-version.js';
 import { narrowRollupsMigration } from './migrations/0015-narrow-rollups.js';
+import { weekToolsMigration } from './migrations/0016-week-tools.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -42,6 +43,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0013-issues': issuesMigration(db.dialect),
     '0014-issues-version': issuesVersionMigration(),
     '0015-narrow-rollups': narrowRollupsMigration(db.dialect),
+    '0016-week-tools': weekToolsMigration(db.dialect),
   };
 }
 

@@ -204,6 +204,7 @@ export type ReportRollupsDaySourcesTable = NarrowRollup & { day: Timestamp; sour
 export type ReportRollupsDayOutcomesTable = NarrowRollup & { day: Timestamp };
 export type ReportRollupsHourOutcomesTable = NarrowRollup & { hour: Timestamp };
 export type ReportRollupsMinuteOutcomesTable = NarrowRollup & { minute: Timestamp };
+export type ReportRollupsWeekToolsTable = NarrowRollup & { week: Timestamp; tool_name: string };
 
 export interface SessionsTable {
   /** SHA-256 (hex) of the random session id in the cookie: a leaked table signs nobody in. */
@@ -259,6 +260,7 @@ export interface DB {
   report_rollups_day_outcomes: ReportRollupsDayOutcomesTable;
   report_rollups_hour_outcomes: ReportRollupsHourOutcomesTable;
   report_rollups_minute_outcomes: ReportRollupsMinuteOutcomesTable;
+  report_rollups_week_tools: ReportRollupsWeekToolsTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;
   auth_failures: AuthFailuresTable;

@@ -1,5 +1,5 @@
 /**
- * The rollups (migrations 0010 and 0015): their tables, each a time grain and the labels it
+ * The rollups (migrations 0010, 0015 and 0016): their tables, each a time grain and the labels it
  * keeps, and which row of each a report adds to (rollupKey). The write path adds a batch up per
  * row and upserts each row once, in the transaction that stores the reports
  * (write-path/plan-batch.ts, REPORT_COUNTERS); the reads split a range by the grains and read
@@ -11,6 +11,8 @@
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
+/** Weeks start on Thursdays, 00:00 UTC: whole multiples of seven days since the epoch. */
+export const WEEK_MS = 7 * DAY_MS;
 
 /** A label a rollup may keep beside the outcome (every rollup keeps the outcome). */
 export type RollupLabel = 'tool_name' | 'source';
@@ -18,10 +20,12 @@ export type RollupLabel = 'tool_name' | 'source';
 export interface RollupGrain {
   /** Its table, and the column holding the start of the bucket (UTC). */
   table: RollupTable;
-  column: 'minute' | 'hour' | 'day';
+  column: 'minute' | 'hour' | 'day' | 'week';
   ms: number;
   /** The labels its rows are kept by: a row per (project, bucket, these labels, outcome). */
   labels: readonly RollupLabel[];
+  /** Read only by counts that need exactly its labels (report-rollups.repository.ts). */
+  exact?: boolean;
 }
 
 export type RollupTable = (typeof ROLLUP_GRAINS)[number]['table'];
@@ -37,6 +41,10 @@ const BOTH: readonly RollupLabel[] = ['tool_name', 'source'];
  * the outcomes-only table holds 155. Minutes count a busy project's last minutes, which fell
  * between hours and were counted from the reports (166,000 of them for "the last 10 minutes"
  * at a million reports an hour); kept by outcome only, as that is what such ranges ask.
+ * Weeks (migration 0016) serve the dashboard's tools table, the one count that groups a long
+ * range by a label: a month of 30 tools was ~4,500 daily rows, ~1,000 as whole weeks and the
+ * days around them. By tool only, and read only by counts by tool (`exact`): a count of
+ * outcomes reads fewer rows from the daily outcomes than a week of tools holds.
  */
 export const ROLLUP_GRAINS = [
   { table: 'report_rollups', column: 'hour', ms: HOUR_MS, labels: BOTH },
@@ -46,6 +54,13 @@ export const ROLLUP_GRAINS = [
   { table: 'report_rollups_day_outcomes', column: 'day', ms: DAY_MS, labels: [] },
   { table: 'report_rollups_hour_outcomes', column: 'hour', ms: HOUR_MS, labels: [] },
   { table: 'report_rollups_minute_outcomes', column: 'minute', ms: MINUTE_MS, labels: [] },
+  {
+    table: 'report_rollups_week_tools',
+    column: 'week',
+    ms: WEEK_MS,
+    labels: ['tool_name'],
+    exact: true,
+  },
 ] as const satisfies readonly (Omit<RollupGrain, 'table'> & { table: string })[];
 
 /** The key columns of a grain's table, in key order (its primary key). */

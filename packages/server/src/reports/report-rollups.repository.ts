@@ -3,7 +3,7 @@ import { compiledShapes } from '../db/compiled-shapes.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { ReportFilters } from './report.repository.js';
-import { ROLLUP_GRAINS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
+import { DAY_MS, ROLLUP_GRAINS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
 
 /**
  * The rollups (migrations 0010 and 0015): how many reports a project stored per UTC minute,
@@ -26,12 +26,14 @@ export type RangePiece = TimeRange & { grain: RollupGrain | null };
  * The rollups a count reads, coarsest first: for each bucket size, the table with the fewest
  * labels that still has every label the count groups or filters by. A size with no such table
  * (minutes, under a tool or source) is left out: its pieces fall to the next finer one, or to
- * the reports.
+ * the reports. A table kept for one count (`exact`, the weeks of tools) only serves counts that
+ * need exactly its labels.
  */
 export function grainsFor(labels: readonly RollupLabel[]): RollupGrain[] {
   const best = new Map<number, RollupGrain>();
   for (const grain of ROLLUP_GRAINS as readonly RollupGrain[]) {
     if (!labels.every((label) => grain.labels.includes(label))) continue;
+    if (grain.exact && grain.labels.length !== labels.length) continue;
     const kept = best.get(grain.ms);
     if (!kept || grain.labels.length < kept.labels.length) best.set(grain.ms, grain);
   }
@@ -130,7 +132,9 @@ export function countOf(
     toolName: filters.toolName ?? null,
     source: filters.source ?? null,
   };
-  const pieces = splitRange(filters, grainsFor(needed)).map((piece, i) => {
+  // Per day: no bucket coarser than a day (a week cannot say which of its days counted what).
+  const grains = grainsFor(needed).filter((g) => !labels.includes('day') || g.ms <= DAY_MS);
+  const pieces = splitRange(filters, grains).map((piece, i) => {
     params[`from${i}`] = piece.from?.toISOString() ?? null;
     params[`before${i}`] = piece.before?.toISOString() ?? null;
     return { table: piece.grain?.table ?? null, from: !!piece.from, before: !!piece.before };
