@@ -7,8 +7,9 @@ const MAX_SHAPES = 256;
 /**
  * A statement the server runs on every request, compiled once per shape instead of built and
  * compiled by Kysely's query builder each time: building and compiling the statements of the
- * reports list (the API key, the project, the counts, the page) was ~20 % of a read's CPU on
- * the event loop (PostgreSQL, page 1 + stats, CPU profile of 2026-11-26).
+ * reports list (the API key, the project, the counts, the page) was 16–28 % of a read's CPU on
+ * the event loop (PostgreSQL, CPU profiles of page 1 + stats and of a one-report page,
+ * 2026-11-26).
  *
  * `build(db, shape, params)` decides the statement from `shape` alone (the dialect, which
  * filters are present: anything that changes the SQL text) and places each of `params` as a
@@ -53,7 +54,8 @@ function compileShape<S, P extends Record<string, unknown>, O>(
   shape: S,
   params: P,
 ): Compiled<P, O> {
-  // A stand-in no caller's value can be: NUL cannot be stored in PostgreSQL text.
+  // Only the keys of the first call's params are used, never its values. A stand-in is no
+  // constant of a statement: the server's statements hold no NUL.
   const standIns: Record<string, string> = {};
   const names = new Map<string, keyof P>();
   for (const name of Object.keys(params)) {
