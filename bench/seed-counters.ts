@@ -13,9 +13,9 @@ import {
 import { query, type SeedConnection, tableExists } from './seed-connection.js';
 
 /**
- * A report's bucket in each rollup table, as the server computes it (migrations 0010 and 0015,
- * reports/report-rollup-key.ts): the UTC minute, hour, day or week (from a Thursday) it starts, timestamptz on
- * PostgreSQL and ISO 8601 text on SQLite.
+ * A report's bucket in each rollup table, as the server computes it (migrations 0010, 0015 and
+ * 0016, reports/report-rollup-key.ts): the UTC minute, hour, day or week (from a Thursday) it
+ * starts, timestamptz on PostgreSQL and ISO 8601 text on SQLite.
  */
 function bucket(dialect: SeedConnection['dialect'], grain: RollupGrain['column']): string {
   if (grain === 'week')

@@ -20,7 +20,6 @@ const MAX_SHAPES = 256;
  */
 export function compiledShapes<S, P extends Record<string, unknown>, O>(
   build: (db: Kysely<DB>, shape: S, params: P) => Compilable<O>,
-  keyOf: (shape: S) => string = (shape) => JSON.stringify(shape),
 ): (db: Kysely<DB>, shape: S, params: P) => CompiledQuery<O> {
   const databases = new WeakMap<Kysely<DB>, Map<string, Compiled<P, O>>>();
   return (db, shape, params) => {
@@ -29,7 +28,7 @@ export function compiledShapes<S, P extends Record<string, unknown>, O>(
       shapes = new Map();
       databases.set(db, shapes);
     }
-    const key = keyOf(shape);
+    const key = JSON.stringify(shape);
     let entry = shapes.get(key);
     if (!entry) {
       entry = compileShape((s: S, p: P) => build(db, s, p), shape, params);

@@ -6,8 +6,8 @@ import type { ReportFilters } from './report.repository.js';
 import { DAY_MS, ROLLUP_GRAINS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
 
 /**
- * The rollups (migrations 0010 and 0015): how many reports a project stored per UTC minute,
- * hour or day, by outcome and some of (tool_name, source). Written in the transaction that
+ * The rollups (migrations 0010, 0015 and 0016): how many reports a project stored per UTC
+ * minute, hour, day or week, by outcome and some of (tool_name, source). Written in the transaction that
  * stores the reports they count (write-path/plan-batch.ts, REPORT_COUNTERS, with the keys of
  * report-rollup-key.ts); read for every count under a date range, so those cost O(buckets) rows
  * instead of one per report.

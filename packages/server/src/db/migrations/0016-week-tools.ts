@@ -31,19 +31,17 @@ export function weekToolsMigration(dialect: Dialect): Migration {
         ] as never)
         .$call((t) => (dialect === 'sqlite' ? t.modifyEnd(sql`without rowid`) : t))
         .execute();
+      // The start of the week holding each day: timestamptz, or ISO 8601 text on SQLite.
+      const week =
+        dialect === 'postgres'
+          ? sql`to_timestamp(floor(extract(epoch from day) / 604800) * 604800)`
+          : sql`strftime('%Y-%m-%dT%H:%M:%fZ', (cast(strftime('%s', day) as integer) / 604800) * 604800, 'unixepoch')`;
       await sql`
         insert into report_rollups_week_tools (project_id, week, tool_name, outcome, count)
-        select project_id, ${weekOf(dialect, sql.ref('day'))}, tool_name, outcome, sum(count)
+        select project_id, ${week}, tool_name, outcome, sum(count)
         from report_rollups_day_tools
         group by 1, 2, 3, 4
       `.execute(db);
     },
   };
-}
-
-/** The start of the week holding a time (timestamptz on PostgreSQL, ISO 8601 text on SQLite). */
-export function weekOf(dialect: Dialect, time: ReturnType<typeof sql.ref>) {
-  return dialect === 'postgres'
-    ? sql`to_timestamp(floor(extract(epoch from ${time}) / 604800) * 604800)`
-    : sql`strftime('%Y-%m-%dT%H:%M:%fZ', (cast(strftime('%s', ${time}) as integer) / 604800) * 604800, 'unixepoch')`;
 }
