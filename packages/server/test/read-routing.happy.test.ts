@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -6,6 +7,7 @@ import {
 } from '../../../test/harness/databases.js';
 import type { Database } from '../src/db/database.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
+import { UNROUTED_READ } from '../src/db/read-routing.js';
 import { SqliteReaderPool } from '../src/db/sqlite-reader-pool.js';
 import { seekDeepPage } from '../src/reports/deep-page.repository.js';
 
@@ -84,6 +86,37 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
     barrier.open();
     const unchanged = { filters: {}, page: { offset: 5 } };
     await expect(Promise.all(reads)).resolves.toEqual([[], [], [], unchanged]);
+  });
+
+  it('routes a raw `sql` read of a report table like a builder one, unless marked UNROUTED_READ', async () => {
+    const db = await open();
+    const barrier = gate();
+    let barrierCalls = 0;
+    database.setReadBarrier(() => {
+      barrierCalls++;
+      return barrier.promise;
+    });
+
+    // Not report reads: a raw read of another table, and a raw write. A marked report read (the
+    // submit path's label screening) runs ahead of the barrier on purpose.
+    await sql`select id from projects`.execute(db);
+    await sql`update projects set name = name where id = 'none'`.execute(db);
+    await sql`${UNROUTED_READ} select count(*) as n from report_counts`.execute(db);
+    expect(barrierCalls).toBe(0);
+
+    // Raw report reads, in any case, after a comment, and through a CTE, wait for it.
+    const reads = [
+      sql<{ n: number }>`select count(*) as n from reports`.execute(db),
+      sql<{ n: number }>`  /* why */ SELECT count(*) AS n FROM Report_Counts`.execute(db),
+      sql<{ n: number }>`with r as (select id from reports) select count(*) as n from r`.execute(
+        db,
+      ),
+    ];
+    expect(await pendingAfter(Promise.all(reads), 150)).toBe(true);
+    expect(barrierCalls).toBe(3);
+    barrier.open();
+    const counts = (await Promise.all(reads)).map((result) => Number(result.rows[0]?.n));
+    expect(counts).toEqual([0, 0, 0]);
   });
 
   it.runIf(dialect === 'sqlite')(

@@ -1,4 +1,4 @@
-import type { RootOperationNode } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { ROLLUP_GRAINS } from '../reports/report-rollup-key.js';
 
 /**
@@ -20,10 +20,35 @@ export const REPORT_TABLES: ReadonlySet<string> = new Set([
   ...ROLLUP_GRAINS.map((grain) => grain.table),
 ]);
 
-/** Whether a query is a SELECT that reads a report table (in any join or subquery). */
-export function readsReportTables(node: RootOperationNode): boolean {
-  return node.kind === 'SelectQueryNode' && namesReportTable(node, 0);
+/**
+ * Whether a query is a SELECT that reads a report table (in any join or subquery): a builder
+ * SELECT by its operation tree; a raw `sql` template by its text, a SELECT (or WITH) that names
+ * one of the tables as a word. Raw reads are routed too, so that one written as a template
+ * cannot skip the barrier by accident; one that must not wait for the writer says so with
+ * UNROUTED_READ.
+ */
+export function readsReportTables(query: CompiledQuery): boolean {
+  const node = query.query;
+  if (node.kind === 'SelectQueryNode') return namesReportTable(node, 0);
+  if (node.kind !== 'RawNode') return false;
+  return (
+    RAW_READ.test(query.sql) &&
+    !query.sql.includes(UNROUTED_MARK) &&
+    REPORT_TABLE_WORD.test(query.sql)
+  );
 }
+
+const UNROUTED_MARK = '/* unrouted report read */';
+
+/**
+ * Put first in a raw `sql` SELECT of a report table that must run on the main connection, ahead
+ * of the writer's barrier (the submit path's label screening, which would otherwise wait a
+ * commit for its own writer). Every other raw report read is routed like a builder one.
+ */
+export const UNROUTED_READ = sql.raw(UNROUTED_MARK);
+
+const RAW_READ = /^\s*(?:\/\*[\s\S]*?\*\/\s*)*(?:select|with)\b/i;
+const REPORT_TABLE_WORD = new RegExp(`\\b(?:${[...REPORT_TABLES].join('|')})\\b`, 'i');
 
 /**
  * Walks the operation tree (plain frozen objects) for a TableNode of a report table. Generic

@@ -24,8 +24,8 @@ export interface ReadRouting {
 
 /**
  * The dialect of the app's Kysely: the database's own, with a driver that sends each SELECT of
- * a report table made outside a transaction (read-routing.ts) through the read barrier and then
- * to the read pool, and everything else (writes, transactions, raw statements, PRAGMAs, key
+ * a report table made outside a transaction (read-routing.ts; builder or raw) through the read
+ * barrier and then to the read pool, and everything else (writes, transactions, PRAGMAs, key
  * lookups) to the main connection as before. Services and repositories do not change: the
  * routing is decided per statement, here, so no read path has to remember a step.
  *
@@ -139,7 +139,7 @@ class RoutedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.inTransaction && readsReportTables(query.query)) {
+    if (!this.inTransaction && readsReportTables(query)) {
       await this.routing.barrier();
       const { pool } = this.routing;
       if (pool) return (await pool.execute(query, this.routing.signal())) as QueryResult<R>;

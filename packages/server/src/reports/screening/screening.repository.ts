@@ -1,14 +1,15 @@
 import { type Kysely, sql } from 'kysely';
+import { UNROUTED_READ } from '../../db/read-routing.js';
 import type { DB } from '../../db/schema.js';
 
 /** A report label column of `report_counts` ('' there stands for an absent label). */
 export type LabelColumn = 'tool_name' | 'source';
 
 /*
- * These reads of report_counts run on the submit path, before the writer, as raw `sql`
- * templates on purpose: the read routing (db/read-routing.ts) sends only builder SELECTs behind
- * the writer's barrier, and a submit that waited for the writer's flush before it is written
- * would wait a commit longer. Labels admitted and not yet committed are counted in memory
+ * These reads of report_counts run on the submit path, before the writer, marked UNROUTED_READ
+ * on purpose: the read routing (db/read-routing.ts) would otherwise send them behind the
+ * writer's barrier, and a submit that waited for the writer's flush before it is written would
+ * wait a commit longer. Labels admitted and not yet committed are counted in memory
  * (label-caps.ts), so reading ahead of the writer loses none of them.
  */
 
@@ -23,7 +24,7 @@ export async function labelKnown(
   value: string,
 ): Promise<boolean> {
   const { rows } = await sql`
-    select 1 from report_counts
+    ${UNROUTED_READ} select 1 from report_counts
     where project_id = ${projectId} and ${sql.ref(column)} = ${value}
     limit 1
   `.execute(db);
@@ -38,7 +39,7 @@ export async function countLabels(
   atMost: number,
 ): Promise<number> {
   const { rows } = await sql<{ n: number | string }>`
-    select count(*) as n from (
+    ${UNROUTED_READ} select count(*) as n from (
       select distinct ${sql.ref(column)} from report_counts
       where project_id = ${projectId} and ${sql.ref(column)} <> ''
       limit ${atMost}
