@@ -3,6 +3,7 @@ import {
   addToCounters,
   findTargets,
   insertReports,
+  mergeWrites,
   type ReportTable,
   readCounters,
   type Statement,
@@ -104,11 +105,32 @@ export function runSync<T>(steps: BatchSteps<T>, execute: (statement: Statement)
   return next.value;
 }
 
+/**
+ * Runs the steps over an asynchronous connection. Statements that return nothing are held and
+ * sent together (batch-statements.ts mergeWrites) before the next one that returns rows, and at
+ * the end: nothing reads what they write until then.
+ */
 export async function runAsync<T>(
   steps: BatchSteps<T>,
+  dialect: StatementDialect,
   execute: (statement: Statement) => Promise<Row[]>,
 ): Promise<T> {
+  let held: Statement[] = [];
+  const send = async () => {
+    for (const statement of mergeWrites(dialect, held)) await execute(statement);
+    held = [];
+  };
   let next = steps.next();
-  while (!next.done) next = steps.next(await execute(next.value));
+  while (!next.done) {
+    const statement = next.value;
+    if (statement.returnsRows) {
+      await send();
+      next = steps.next(await execute(statement));
+    } else {
+      held.push(statement);
+      next = steps.next([]);
+    }
+  }
+  await send();
   return next.value;
 }

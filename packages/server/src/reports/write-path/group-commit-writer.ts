@@ -70,6 +70,7 @@ export function createGroupCommitWriter(
       const reportTable = 'reports';
       return runAsync(
         storeBatchSteps(submissions, { dialect, reportTable, defaults }),
+        dialect,
         execute(trx),
       );
     });

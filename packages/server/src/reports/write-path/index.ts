@@ -75,7 +75,7 @@ export async function importReports(
   dialect: Dialect,
   reports: readonly NewReport[],
 ): Promise<void> {
-  await runAsync(importSteps(dialect, reports), async (statement) => {
+  await runAsync(importSteps(dialect, reports), dialect, async (statement) => {
     const result = await db.executeQuery<Row>(
       CompiledQuery.raw(statement.sql, statement.parameters),
     );

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createTestDatabase,
+  DIALECTS,
+  type TestDatabase,
+} from '../../../test/harness/databases.js';
+import type { Database } from '../src/db/database.js';
+import { openMigratedDatabase } from '../src/db/migrate.js';
+import { newId } from '../src/ids.js';
+import { ROLLUP_GRAINS } from '../src/reports/report-rollup-key.js';
+import { insertReports, mergeWrites } from '../src/reports/write-path/batch-statements.js';
+import { importReports } from '../src/reports/write-path/index.js';
+import type { NewReport } from '../src/reports/write-path/report-writer.js';
+
+/**
+ * The write path's statements that return nothing (the reports' insert, the counter upserts)
+ * reach PostgreSQL as one statement of data-modifying WITH parts (batch-statements.ts
+ * mergeWrites): renumbered placeholders, split before PostgreSQL's parameter limit, and every
+ * row of every part written.
+ */
+const START = Date.parse('2026-03-09T00:00:00.000Z');
+const TOOLS = [null, 'search', 'fetch', 'write'];
+const SOURCES = [null, 'cli', 'ide'];
+const OUTCOMES = ['success', 'failure', 'confusing', 'gave_up', 'request'];
+
+function reports(projectId: string, count: number): NewReport[] {
+  return Array.from({ length: count }, (_, i) => {
+    const createdAt = new Date(START + i * 7_919);
+    return {
+      id: newId(createdAt.getTime()),
+      projectId,
+      outcome: OUTCOMES[i % OUTCOMES.length]!,
+      toolName: TOOLS[i % TOOLS.length]!,
+      source: SOURCES[i % SOURCES.length]!,
+      details: `report ${i}`,
+      metadata: null,
+      createdAt,
+      redactions: 0,
+    };
+  });
+}
+
+describe('merged writes', () => {
+  it('merges PostgreSQL statements with their placeholders renumbered, up to 60,000 parameters each', () => {
+    // 7,000 reports: seven 1,000-row inserts of 9,000 parameters; six fit in one statement.
+    const statements = insertReports('postgres', 'reports', reports('p', 7_000));
+    expect(statements).toHaveLength(7);
+    const merged = mergeWrites('postgres', statements);
+    expect(merged.map((s) => s.parameters.length)).toEqual([54_000, 9_000]);
+    for (const statement of merged) {
+      const numbers = [...statement.sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
+      expect(numbers).toEqual(Array.from({ length: statement.parameters.length }, (_, i) => i + 1));
+      expect(statement.sql).toMatch(/^with w0 as \(insert into reports/);
+    }
+    expect(merged.flatMap((s) => s.parameters)).toEqual(statements.flatMap((s) => s.parameters));
+    // SQLite keeps its one-row statements, prepared once.
+    const sqlite = insertReports('sqlite', 'reports', reports('p', 3));
+    expect(mergeWrites('sqlite', sqlite)).toBe(sqlite);
+  });
+
+  describe.each(DIALECTS)('on %s', (dialect) => {
+    let testDb: TestDatabase | null = null;
+    let database: Database | null = null;
+    afterEach(async () => {
+      await database?.close();
+      await testDb?.drop();
+      database = null;
+      testDb = null;
+    });
+
+    it('stores every report and counts each once in every counter and rollup', async () => {
+      testDb = await createTestDatabase(dialect);
+      ({ database } = await openMigratedDatabase(testDb.url));
+      const db = database.kysely;
+      const now = new Date().toISOString();
+      await db
+        .insertInto('accounts')
+        .values({ id: 'a', email: 'a@example.com', created_at: now })
+        .execute();
+      await db
+        .insertInto('projects')
+        .values({ id: 'p', account_id: 'a', name: 'p', created_at: now })
+        .execute();
+
+      const count = 7_000;
+      await db.transaction().execute((trx) => importReports(trx, dialect, reports('p', count)));
+
+      const sum = async (table: string, column: string) => {
+        const row = await db
+          // biome-ignore lint/suspicious/noExplicitAny: every counter table, by name.
+          .selectFrom(table as any)
+          .select((eb) => eb.fn.sum(column).as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      };
+      const stored = await db
+        .selectFrom('reports')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(stored.n)).toBe(count);
+      expect(await sum('report_counts', 'count')).toBe(count);
+      for (const grain of ROLLUP_GRAINS) expect(await sum(grain.table, 'count')).toBe(count);
+    });
+  });
+});
