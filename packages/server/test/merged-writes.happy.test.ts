@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -86,12 +87,10 @@ describe('merged writes', () => {
       await db.transaction().execute((trx) => importReports(trx, dialect, reports('p', count)));
 
       const sum = async (table: string, column: string) => {
-        const row = await db
-          // biome-ignore lint/suspicious/noExplicitAny: every counter table, by name.
-          .selectFrom(table as any)
-          .select((eb) => eb.fn.sum(column).as('n'))
-          .executeTakeFirstOrThrow();
-        return Number(row.n);
+        const { rows } = await sql<{ n: number | string }>`
+          select sum(${sql.ref(column)}) as n from ${sql.table(table)}
+        `.execute(db);
+        return Number(rows[0]?.n);
       };
       const stored = await db
         .selectFrom('reports')
