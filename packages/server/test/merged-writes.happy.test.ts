@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -9,7 +9,12 @@ import type { Database } from '../src/db/database.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
 import { newId } from '../src/ids.js';
 import { ROLLUP_GRAINS } from '../src/reports/report-rollup-key.js';
-import { insertReports, mergeWrites } from '../src/reports/write-path/batch-statements.js';
+import {
+  type CounterRow,
+  insertReports,
+  mergeWrites,
+  readCounters,
+} from '../src/reports/write-path/batch-statements.js';
 import { importReports } from '../src/reports/write-path/index.js';
 import type { NewReport } from '../src/reports/write-path/report-writer.js';
 
@@ -17,7 +22,8 @@ import type { NewReport } from '../src/reports/write-path/report-writer.js';
  * The write path's statements that return nothing (the reports' insert, the counter upserts)
  * reach PostgreSQL as one statement of data-modifying WITH parts (batch-statements.ts
  * mergeWrites): renumbered placeholders, split before PostgreSQL's parameter limit, and every
- * row of every part written.
+ * row of every part written. The counters read before planning go as one statement too
+ * (readCounters), each row naming its table and key.
  */
 const START = Date.parse('2026-03-09T00:00:00.000Z');
 const TOOLS = [null, 'search', 'fetch', 'write'];
@@ -99,6 +105,45 @@ describe('merged writes', () => {
       expect(Number(stored.n)).toBe(count);
       expect(await sum('report_counts', 'count')).toBe(count);
       for (const grain of ROLLUP_GRAINS) expect(await sum(grain.table, 'count')).toBe(count);
+
+      // The counters a batch reads before planning: several tables, on PostgreSQL one
+      // statement; a missing row is created at 0, an existing one answers its count.
+      const statements = readCounters(dialect, [
+        {
+          table: {
+            table: 'report_counts',
+            columns: ['project_id', 'tool_name', 'source', 'outcome'],
+          },
+          keys: [
+            ['p', 'search', 'cli', 'failure'],
+            ['p', 'none', '', 'success'],
+          ],
+        },
+        {
+          table: { table: 'usage_counters', columns: ['account_id', 'month'] },
+          keys: [['a', '2026-03']],
+        },
+      ]);
+      expect(statements.length).toBe(dialect === 'postgres' ? 1 : 3);
+      const rows = await db.transaction().execute(async (trx) => {
+        const all: CounterRow[] = [];
+        for (const statement of statements) {
+          const result = await trx.executeQuery<CounterRow>(
+            CompiledQuery.raw(statement.sql, statement.parameters),
+          );
+          all.push(...result.rows);
+        }
+        return all;
+      });
+      const expected = reports('p', count).filter(
+        (r) => r.toolName === 'search' && r.source === 'cli' && r.outcome === 'failure',
+      ).length;
+      expect(expected).toBeGreaterThan(0);
+      expect(rows.map((row) => [row.counter, JSON.parse(row.key), Number(row.count)])).toEqual([
+        ['report_counts', ['p', 'search', 'cli', 'failure'], expected],
+        ['report_counts', ['p', 'none', '', 'success'], 0],
+        ['usage_counters', ['a', '2026-03'], 0],
+      ]);
     });
   });
 });

@@ -90,27 +90,43 @@ export function findTargets(dialect: StatementDialect, keys: readonly string[]):
   return statements;
 }
 
+/** A row of readCounters: the counter's table, its key columns as a JSON array, its count. */
+export interface CounterRow {
+  counter: string;
+  key: string;
+  count: number | string;
+}
+
 /**
- * Reads counter rows of one table and holds them to the commit: an upsert that creates a missing
- * row at 0 and otherwise sets nothing new, returning the count. On PostgreSQL it takes each
- * row's lock, in the order given (counterRowsToRead sorts them), where a plain
- * `select … for update` could not lock a row that does not exist yet. On SQLite the writer
- * already holds the database's write lock.
+ * Reads counter rows and holds them to the commit: an upsert that creates a missing row at 0
+ * and otherwise sets nothing new, returning the count (rows: CounterRow). On PostgreSQL it takes
+ * each row's lock, in the order given (counterRowsToRead sorts them), where a plain
+ * `select … for update` could not lock a row that does not exist yet; the tables go as one
+ * statement, each a WITH part read in turn by `union all` (one round trip, the same lock
+ * order). On SQLite the writer already holds the database's write lock.
  */
 export function readCounters(
   dialect: StatementDialect,
-  table: CounterTable,
-  keys: readonly (readonly (string | number)[])[],
+  groups: readonly { table: CounterTable; keys: readonly (readonly (string | number)[])[] }[],
 ): Statement[] {
-  const columns = table.columns.join(', ');
-  return valuesStatements(
-    dialect,
-    `insert into ${table.table} (${columns}, count)`,
-    keys.map((key) => [...key, 0]),
-    `on conflict (${columns}) do update set count = ${table.table}.count
-      returning ${columns}, count`,
-    true,
-  );
+  const statements = groups.flatMap(({ table, keys }) => {
+    const columns = table.columns.join(', ');
+    const key =
+      dialect === 'postgres' ? `json_build_array(${columns})::text` : `json_array(${columns})`;
+    return valuesStatements(
+      dialect,
+      `insert into ${table.table} (${columns}, count)`,
+      keys.map((k) => [...k, 0]),
+      `on conflict (${columns}) do update set count = ${table.table}.count
+        returning cast('${table.table}' as text) as counter, ${key} as key, count`,
+      true,
+    );
+  });
+  if (dialect !== 'postgres') return statements;
+  return merged(statements, (parts) => {
+    const reads = parts.map((_, i) => `select counter, key, count from r${i}`).join(' union all ');
+    return `with ${parts.map((part, i) => `r${i} as (${part})`).join(', ')} ${reads}`;
+  });
 }
 
 /** Adds each row's `added` to its counter, creating it if missing; rows of one table. */
@@ -160,26 +176,17 @@ export function insertReports(
 const MERGED_PARAMETERS = 60_000;
 
 /**
- * Statements that return nothing, sent together: on PostgreSQL as one statement, each a
- * data-modifying `WITH` part (`with w1 as (insert …), w2 as (insert … on conflict …) select 1`),
- * so a batch's insert and counter upserts cost one round trip instead of one each (~10 a batch).
- * Every part runs once, on the same snapshot; each targets other rows than the rest (the
- * reports, or one counter table's distinct keys), which is what PostgreSQL asks of parts that
- * write. Their order in the text is the same in every batch, so the row locks are taken in one
- * order as before. On SQLite (one row a statement, prepared once) they stay as they are.
+ * PostgreSQL statements joined into as few as the parameter limit allows, each statement's
+ * placeholders renumbered after the ones before it; `join` writes the parts as one statement.
  */
-export function mergeWrites(dialect: StatementDialect, statements: Statement[]): Statement[] {
-  if (dialect !== 'postgres' || statements.length < 2) return statements;
-  const merged: Statement[] = [];
+function merged(statements: Statement[], join: (parts: string[]) => string): Statement[] {
+  if (statements.length < 2) return statements;
+  const result: Statement[] = [];
   let parts: string[] = [];
   let parameters: unknown[] = [];
   const close = () => {
     if (parts.length === 0) return;
-    merged.push({
-      sql: `with ${parts.map((part, i) => `w${i} as (${part})`).join(', ')} select 1`,
-      parameters,
-      returnsRows: false,
-    });
+    result.push({ sql: join(parts), parameters, returnsRows: statements[0]!.returnsRows });
     parts = [];
     parameters = [];
   };
@@ -190,5 +197,22 @@ export function mergeWrites(dialect: StatementDialect, statements: Statement[]):
     parameters = parameters.concat(statement.parameters);
   }
   close();
-  return merged;
+  return result;
+}
+
+/**
+ * Statements that return nothing, sent together: on PostgreSQL as one statement, each a
+ * data-modifying `WITH` part (`with w0 as (insert …), w1 as (insert … on conflict …) select 1`),
+ * so a batch's insert and counter upserts cost one round trip instead of one each (~10 a batch).
+ * Every part runs once, on the same snapshot; each targets other rows than the rest (the
+ * reports, or one counter table's distinct keys), which is what PostgreSQL asks of parts that
+ * write. Their order in the text is the same in every batch, so the row locks are taken in one
+ * order as before. On SQLite (one row a statement, prepared once) they stay as they are.
+ */
+export function mergeWrites(dialect: StatementDialect, statements: Statement[]): Statement[] {
+  if (dialect !== 'postgres') return statements;
+  return merged(
+    statements,
+    (parts) => `with ${parts.map((part, i) => `w${i} as (${part})`).join(', ')} select 1`,
+  );
 }

@@ -1,6 +1,7 @@
 import type { StorageDefaults } from '../../limits/storage-limits.js';
 import {
   addToCounters,
+  type CounterRow,
   findTargets,
   insertReports,
   mergeWrites,
@@ -48,18 +49,13 @@ export function* storeBatchSteps(
     }
   }
   const used = new Map<string, number>();
-  for (const rows of byTable(counterRowsToRead(submissions, targets, defaults))) {
-    const table = rows[0]!;
-    const statements = readCounters(
-      dialect,
-      table,
-      rows.map((row) => row.key),
-    );
-    for (const statement of statements) {
-      for (const row of yield statement) {
-        const key = table.columns.map((column) => row[column] as string | number);
-        used.set(counterId(table.table, key), Number(row.count));
-      }
+  const groups = byTable(counterRowsToRead(submissions, targets, defaults)).map((rows) => ({
+    table: rows[0]!,
+    keys: rows.map((row) => row.key),
+  }));
+  for (const statement of readCounters(dialect, groups)) {
+    for (const row of (yield statement) as unknown as CounterRow[]) {
+      used.set(counterId(row.counter, JSON.parse(row.key)), Number(row.count));
     }
   }
   const plan = planBatch(submissions, targets, used, defaults);
