@@ -4,18 +4,19 @@
  * cluster. Copy each build's `packages/server/dist` to `packages/server/dist-<name>` (inside
  * the package, so its imports resolve), then:
  *
- *   AB_BUILDS=old,new AB_ROUNDS=4 AB_GROUPING=off npx tsx bench/ab-ingest.ts
+ *   AB_BUILDS=old,new,new:off AB_ROUNDS=4 npx tsx bench/ab-ingest.ts
  *
+ * (`name:off`: that build with ISSUE_GROUPING=off; the rest as AB_GROUPING says, default on.)
  * Each round runs every build once on a fresh database of a durable throwaway cluster, the
- * order reversed every other round; it prints each run and the medians of req/s and of the
- * server's CPU a request. Not part of `npm run bench`.
+ * order reversed every other round; it prints each run (with how long reports waited for their
+ * issue) and the medians of req/s and of the server's CPU a request. Not part of `npm run bench`.
  */
 import { postgresDatabase, startPostgresCluster } from './databases.js';
 import { benchDebriefIngest } from './ingest.bench.js';
 
 const builds = (process.env.AB_BUILDS ?? 'a,b').split(',');
 const rounds = Number(process.env.AB_ROUNDS ?? 4);
-const grouping = process.env.AB_GROUPING ?? 'off';
+const grouping = process.env.AB_GROUPING ?? 'on';
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -26,15 +27,16 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
       // cli-process.ts runs this entry point instead of dist/cli.js.
-      process.env.DEBRIEF_CLI_ENTRY = `packages/server/dist-${build}/cli.js`;
+      const [name, mode = grouping] = build.split(':');
+      process.env.DEBRIEF_CLI_ENTRY = `packages/server/dist-${name}/cli.js`;
       const database = await postgresDatabase(cluster, `ab_${++databases}`);
       try {
         const timing = { warmupSeconds: 2, seconds: 8 };
-        const run = await benchDebriefIngest(database, timing, { ISSUE_GROUPING: grouping });
+        const run = await benchDebriefIngest(database, timing, { ISSUE_GROUPING: mode! });
         const cpu = run.cpuMicrosPerRequest ?? 0;
         results.set(build, [...(results.get(build) ?? []), { rps: run.requestsPerSecond, cpu }]);
         process.stderr.write(
-          `round ${round + 1} ${build}: ${Math.round(run.requestsPerSecond)} req/s, ${Math.round(cpu)} µs a request\n`,
+          `round ${round + 1} ${build}: ${Math.round(run.requestsPerSecond)} req/s, ${Math.round(cpu)} µs a request${run.grouping ? `, reports waited up to ${run.grouping.maxAgeMs} ms` : ''}\n`,
         );
       } finally {
         await database.drop();
