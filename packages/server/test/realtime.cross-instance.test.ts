@@ -1,4 +1,5 @@
 import { Report } from '@debrief/protocol';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import {
@@ -111,6 +112,47 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
           const seen = stream.events.filter((e) => e.event === 'report').map((e) => e.id);
           expect(seen).toEqual(submitted);
         }
+      } finally {
+        onA.close();
+        onB.close();
+      }
+    });
+
+    it('delivers a burst published together, packed several notices to a NOTIFY, to both instances in one order', async () => {
+      const onA = await events(a);
+      const onB = await events(b);
+      try {
+        await onA.waitFor((e) => e.event === 'ready', DELIVERY_MS, 'ready on A');
+        await onB.waitFor((e) => e.event === 'ready', DELIVERY_MS, 'ready on B');
+        // Concurrent submits share batches, so their notices leave in one pg_notify statement,
+        // ~12 reports of this size to a NOTIFY; a large one (by id) sits among them.
+        const listener = new pg.Client({ connectionString: a.config.databaseUrl });
+        await listener.connect();
+        let notifications = 0;
+        listener.on('notification', () => notifications++);
+        await listener.query('LISTEN debrief_reports');
+        const submitted = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            submit(
+              i % 2 ? a : b,
+              i === 30 ? `large ${'y'.repeat(9000)}` : `burst ${i} ${'z'.repeat(500)}`,
+            ),
+          ),
+        );
+        const seen: string[][] = [];
+        for (const stream of [onA, onB]) {
+          await stream.waitFor(
+            () => submitted.every((id) => stream.events.some((e) => e.id === id)),
+            DELIVERY_MS,
+            'every report of the burst',
+          );
+          seen.push(stream.events.filter((e) => e.event === 'report').map((e) => e.id!));
+        }
+        expect([...seen[0]!].sort()).toEqual([...submitted].sort());
+        expect(seen[1]).toEqual(seen[0]);
+        await listener.end();
+        expect(notifications).toBeGreaterThan(0);
+        expect(notifications).toBeLessThan(submitted.length / 3);
       } finally {
         onA.close();
         onB.close();

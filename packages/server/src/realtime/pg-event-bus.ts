@@ -8,6 +8,8 @@ import { type BusListener, type EventBus, LocalEventBus } from './event-bus.js';
 const CHANNEL = 'debrief_reports';
 // NOTIFY payloads are limited to 8000 bytes; larger reports travel by id and are read back.
 const MAX_INLINE_PAYLOAD = 7500;
+/** A NOTIFY carries a JSON array of notices up to this size (one, if it is the only one). */
+const MAX_PACKED_PAYLOAD = 7900;
 
 interface Notice {
   p: string;
@@ -19,6 +21,29 @@ interface Notice {
 
 /** Notices one pg_notify statement carries at most. */
 const MAX_NOTICES_PER_STATEMENT = 500;
+
+/**
+ * Notices packed into as few NOTIFY payloads as fit (a JSON array each, in order): every
+ * NOTIFY costs PostgreSQL a queue entry and every listening instance a message, so a batch's
+ * ~600-byte reports go ~12 to a notification instead of one each.
+ */
+function packNotices(notices: readonly string[]): string[] {
+  const packed: string[] = [];
+  let parts: string[] = [];
+  let bytes = 2;
+  for (const notice of notices) {
+    const size = Buffer.byteLength(notice) + 1;
+    if (parts.length > 0 && bytes + size > MAX_PACKED_PAYLOAD) {
+      packed.push(`[${parts.join(',')}]`);
+      parts = [];
+      bytes = 2;
+    }
+    parts.push(notice);
+    bytes += size;
+  }
+  if (parts.length > 0) packed.push(`[${parts.join(',')}]`);
+  return packed;
+}
 
 /** Reconnecting the LISTEN connection waits this long first, doubling up to the maximum. */
 const RETRY_MIN_MS = 250;
@@ -34,8 +59,9 @@ const RETRY_MAX_MS = 10_000;
  * sent while it is down are not heard; dashboards see those reports on their next load.
  *
  * Order is kept end to end, because a stream's Last-Event-ID resume trusts it: notices leave
- * in publish order (one statement at a time, carrying every notice queued meanwhile; separate
- * pool connections would race), and arrive at subscribers in notice order even when a large
+ * in publish order (one statement at a time, carrying every notice queued meanwhile, packed
+ * in order into as few NOTIFYs as fit; separate pool connections would race), and arrive at
+ * subscribers in notice order even when a large
  * report must be read back first (reads run side by side, deliveries wait their turn).
  */
 export class PgEventBus implements EventBus {
@@ -119,14 +145,20 @@ export class PgEventBus implements EventBus {
     }, this.retryMs);
   }
 
+  /** A notification: an array of notices, or one (as an instance before packing sent it). */
   private onNotice(payload: string): void {
-    let notice: Notice;
+    let notices: Notice[];
     try {
-      notice = JSON.parse(payload) as Notice;
+      const parsed = JSON.parse(payload) as Notice | Notice[];
+      notices = Array.isArray(parsed) ? parsed : [parsed];
     } catch (error) {
       this.log.warn({ err: error }, 'could not read a realtime notification');
       return;
     }
+    for (const notice of notices) this.handle(notice);
+  }
+
+  private handle(notice: Notice): void {
     // A report too large to travel inline is read back only where a stream wants it; the
     // read starts now, its delivery waits for the notices before it.
     const loading =
@@ -158,23 +190,28 @@ export class PgEventBus implements EventBus {
 
   private notify(payload: string): void {
     this.outbox.push(payload);
-    this.sending ??= this.send().finally(() => {
-      this.sending = null;
-    });
+    // After this turn's I/O callbacks: a batch's 201s publish one by one as their handlers
+    // resume, and all of them then leave in the first statement, packed.
+    this.sending ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.send())
+      .finally(() => {
+        this.sending = null;
+      });
   }
 
   /** Sends the outbox in order, one statement at a time; NOTIFY keeps a statement's order. */
   private async send(): Promise<void> {
     while (this.outbox.length > 0) {
-      const payloads = this.outbox.slice(0, MAX_NOTICES_PER_STATEMENT);
-      this.outbox = this.outbox.slice(payloads.length);
+      const notices = this.outbox.slice(0, MAX_NOTICES_PER_STATEMENT);
+      this.outbox = this.outbox.slice(notices.length);
+      const payloads = packNotices(notices);
       try {
         await sql`select pg_notify(${CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(
           this.db,
         );
       } catch (error) {
         this.log.warn(
-          { err: error, notices: payloads.length },
+          { err: error, notices: notices.length },
           'could not publish realtime notifications',
         );
       }
