@@ -206,9 +206,9 @@ export class PgEventBus implements EventBus {
       this.outbox = this.outbox.slice(notices.length);
       const payloads = packNotices(notices);
       try {
-        await sql`select pg_notify(${CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(
-          this.db,
-        );
+        // One JSON text parameter: pg would escape each element of a text[] in JavaScript.
+        await sql`select pg_notify(${CHANNEL}, p)
+          from json_array_elements_text(${JSON.stringify(payloads)}::json) as p`.execute(this.db);
       } catch (error) {
         this.log.warn(
           { err: error, notices: notices.length },

@@ -176,6 +176,27 @@ export function insertReports(
 const MERGED_PARAMETERS = 60_000;
 
 /**
+ * `text` with every placeholder `$n` moved up by `offset`: a scan with indexOf, as a regular
+ * expression with a replacer took ~5 µs a submit in profiles of the bench's ingest.
+ */
+function renumbered(text: string, offset: number): string {
+  if (offset === 0) return text;
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('$'); at !== -1; at = text.indexOf('$', from)) {
+    let end = at + 1;
+    while (end < text.length) {
+      const code = text.charCodeAt(end);
+      if (code < 48 || code > 57) break;
+      end++;
+    }
+    out += text.slice(from, at + 1) + String(Number(text.slice(at + 1, end)) + offset);
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/**
  * PostgreSQL statements joined into as few as the parameter limit allows, each statement's
  * placeholders renumbered after the ones before it; `join` writes the parts as one statement.
  */
@@ -192,8 +213,7 @@ function merged(statements: Statement[], join: (parts: string[]) => string): Sta
   };
   for (const statement of statements) {
     if (parameters.length + statement.parameters.length > MERGED_PARAMETERS) close();
-    const offset = parameters.length;
-    parts.push(statement.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`));
+    parts.push(renumbered(statement.sql, parameters.length));
     parameters = parameters.concat(statement.parameters);
   }
   close();
