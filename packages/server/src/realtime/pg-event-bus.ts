@@ -61,8 +61,8 @@ const RETRY_MAX_MS = 10_000;
  * Order is kept end to end, because a stream's Last-Event-ID resume trusts it: notices leave
  * in publish order (one statement at a time, carrying every notice queued meanwhile, packed
  * in order into as few NOTIFYs as fit; separate pool connections would race), and arrive at
- * subscribers in notice order even when a large
- * report must be read back first (reads run side by side, deliveries wait their turn).
+ * subscribers in notice order even when a large report must be read back first (reads run
+ * side by side, deliveries wait their turn).
  */
 export class PgEventBus implements EventBus {
   private readonly local = new LocalEventBus();

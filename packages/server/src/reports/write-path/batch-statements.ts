@@ -226,8 +226,10 @@ function merged(statements: Statement[], join: (parts: string[]) => string): Sta
  * so a batch's insert and counter upserts cost one round trip instead of one each (~10 a batch).
  * Every part runs once, on the same snapshot; each targets other rows than the rest (the
  * reports, or one counter table's distinct keys), which is what PostgreSQL asks of parts that
- * write. Their order in the text is the same in every batch, so the row locks are taken in one
- * order as before. On SQLite (one row a statement, prepared once) they stay as they are.
+ * write. PostgreSQL runs such parts in an order fixed by the text, which lists the tables in
+ * the same order in every batch (and each table's rows sorted): the row locks are taken in one
+ * order by every transaction. On SQLite (one row a statement, prepared once) they stay as they
+ * are.
  */
 export function mergeWrites(dialect: StatementDialect, statements: Statement[]): Statement[] {
   if (dialect !== 'postgres') return statements;
