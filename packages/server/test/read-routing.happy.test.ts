@@ -53,21 +53,27 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
     return database.kysely;
   }
 
+  /** Holds the read barrier shut until `open()`, counting the reads that wait for it. */
+  function holdBarrier() {
+    const shut = gate();
+    const held = { calls: 0, open: shut.open };
+    database.setReadBarrier(() => {
+      held.calls++;
+      return shut.promise;
+    });
+    return held;
+  }
+
   it('makes a report read wait for the read barrier, and only a report read outside a transaction', async () => {
     const db = await open();
-    const barrier = gate();
-    let barrierCalls = 0;
-    database.setReadBarrier(() => {
-      barrierCalls++;
-      return barrier.promise;
-    });
+    const barrier = holdBarrier();
 
     // Keys, projects, accounts: never behind the barrier (the writer's own lookups are such).
     await db.selectFrom('ingest_keys').select('key').execute();
     await db.selectFrom('projects').select('id').execute();
     // Inside a transaction (the transaction writer's own reads): never behind it either.
     await db.transaction().execute((trx) => trx.selectFrom('reports').select('id').execute());
-    expect(barrierCalls).toBe(0);
+    expect(barrier.calls).toBe(0);
 
     // A report read, a counter read, one with reports in a subquery, and a deep page's seek on
     // the rollups (deep-page.repository.ts, from any offset here) wait for it.
@@ -82,7 +88,7 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
       seekDeepPage(db, 'p', {}, { offset: 5 }, { unlabelled: 0, labelled: 0 }),
     ];
     expect(await pendingAfter(Promise.all(reads), 150)).toBe(true);
-    expect(barrierCalls).toBe(4);
+    expect(barrier.calls).toBe(4);
     barrier.open();
     const unchanged = { filters: {}, page: { offset: 5 } };
     await expect(Promise.all(reads)).resolves.toEqual([[], [], [], unchanged]);
@@ -90,19 +96,14 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
 
   it('routes a raw `sql` read of a report table like a builder one, unless marked UNROUTED_READ', async () => {
     const db = await open();
-    const barrier = gate();
-    let barrierCalls = 0;
-    database.setReadBarrier(() => {
-      barrierCalls++;
-      return barrier.promise;
-    });
+    const barrier = holdBarrier();
 
     // Not report reads: a raw read of another table, and a raw write. A marked report read (the
     // submit path's label screening) runs ahead of the barrier on purpose.
     await sql`select id from projects`.execute(db);
     await sql`update projects set name = name where id = 'none'`.execute(db);
     await sql`${UNROUTED_READ} select count(*) as n from report_counts`.execute(db);
-    expect(barrierCalls).toBe(0);
+    expect(barrier.calls).toBe(0);
 
     // Raw report reads, in any case, after a comment, and through a CTE, wait for it.
     const reads = [
@@ -113,7 +114,7 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
       ),
     ];
     expect(await pendingAfter(Promise.all(reads), 150)).toBe(true);
-    expect(barrierCalls).toBe(3);
+    expect(barrier.calls).toBe(3);
     barrier.open();
     const counts = (await Promise.all(reads)).map((result) => Number(result.rows[0]?.n));
     expect(counts).toEqual([0, 0, 0]);
