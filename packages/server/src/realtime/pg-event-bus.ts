@@ -19,6 +19,17 @@ interface Notice {
   i?: IssueEvent;
 }
 
+/** A notice waiting to be sent: its JSON and that JSON's size in bytes, measured once. */
+interface Outgoing {
+  text: string;
+  bytes: number;
+}
+
+function outgoing(notice: Notice): Outgoing {
+  const text = JSON.stringify(notice);
+  return { text, bytes: Buffer.byteLength(text) };
+}
+
 /** Notices one pg_notify statement carries at most. */
 const MAX_NOTICES_PER_STATEMENT = 500;
 
@@ -27,18 +38,18 @@ const MAX_NOTICES_PER_STATEMENT = 500;
  * NOTIFY costs PostgreSQL a queue entry and every listening instance a message, so a batch's
  * ~600-byte reports go ~12 to a notification instead of one each.
  */
-function packNotices(notices: readonly string[]): string[] {
+function packNotices(notices: readonly Outgoing[]): string[] {
   const packed: string[] = [];
   let parts: string[] = [];
   let bytes = 2;
   for (const notice of notices) {
-    const size = Buffer.byteLength(notice) + 1;
+    const size = notice.bytes + 1;
     if (parts.length > 0 && bytes + size > MAX_PACKED_PAYLOAD) {
       packed.push(`[${parts.join(',')}]`);
       parts = [];
       bytes = 2;
     }
-    parts.push(notice);
+    parts.push(notice.text);
     bytes += size;
   }
   if (parts.length > 0) packed.push(`[${parts.join(',')}]`);
@@ -71,7 +82,7 @@ export class PgEventBus implements EventBus {
   private retry: NodeJS.Timeout | null = null;
   private retryMs = 0;
   /** Notices waiting for the statement in flight to finish. */
-  private outbox: string[] = [];
+  private outbox: Outgoing[] = [];
   private sending: Promise<void> | null = null;
   /** The last delivery in line: each notice's delivery follows the one before. */
   private delivered: Promise<void> = Promise.resolve();
@@ -178,18 +189,18 @@ export class PgEventBus implements EventBus {
   }
 
   publish(projectId: string, report: Report): void {
-    let payload = JSON.stringify({ p: projectId, r: report } satisfies Notice);
-    if (Buffer.byteLength(payload) > MAX_INLINE_PAYLOAD)
-      payload = JSON.stringify({ p: projectId, id: report.id });
-    this.notify(payload);
+    const inline = JSON.stringify({ p: projectId, r: report } satisfies Notice);
+    const bytes = Buffer.byteLength(inline);
+    if (bytes <= MAX_INLINE_PAYLOAD) this.notify({ text: inline, bytes });
+    else this.notify(outgoing({ p: projectId, id: report.id }));
   }
 
   publishIssue(projectId: string, issue: IssueEvent): void {
-    this.notify(JSON.stringify({ p: projectId, i: issue } satisfies Notice));
+    this.notify(outgoing({ p: projectId, i: issue }));
   }
 
-  private notify(payload: string): void {
-    this.outbox.push(payload);
+  private notify(notice: Outgoing): void {
+    this.outbox.push(notice);
     // After this turn's I/O callbacks: a batch's 201s publish one by one as their handlers
     // resume, and all of them then leave in the first statement, packed.
     this.sending ??= new Promise<void>((resolve) => setImmediate(resolve))
