@@ -174,49 +174,30 @@ export function countedRows(
 ): SelectQueryBuilder<DB, never, CountedRow> {
   const asked = (label: CountLabel) => shape.labels.includes(label);
   const parts = shape.pieces.map((piece, i) => {
-    const from = p[`from${i}`] as string;
-    const before = p[`before${i}`] as string;
+    // A rollup table (it has the columns of report_rollups but the bucket's and the labels it
+    // does not keep; grainsFor chose one with those asked) or the reports themselves. Each
+    // column is named with its table, so query plans name it too.
     const grain = piece.table === null ? undefined : GRAIN_OF_TABLE.get(piece.table);
-    if (grain) {
-      // Every rollup table has the columns of report_rollups but the bucket's and the labels it
-      // does not keep (grainsFor chose one with those asked); each is named as itself, so
-      // query plans name it too.
-      const column = (name: string) => sql.ref(`${grain.table}.${name}`);
-      const bucket = `${grain.table}.${grain.column}`;
-      let q = db
-        .selectFrom(grain.table as 'report_rollups')
-        .select([
-          asked('tool_name')
-            ? sql<string>`${column('tool_name')}`.as('tool_name')
-            : empty('tool_name'),
-          asked('source') ? sql<string>`${column('source')}`.as('source') : empty('source'),
-          sql<string>`${column('outcome')}`.as('outcome'),
-          asked('day') ? utcDayOf(shape.dialect, bucket).as('day') : empty('day'),
-          sql<number | string>`${column('count')}`.as('count'),
-        ])
-        .where(column('project_id'), '=', p.projectId);
-      if (shape.tool) q = q.where(column('tool_name'), '=', p.toolName);
-      if (shape.source) q = q.where(column('source'), '=', p.source);
-      if (piece.from) q = q.where(sql.ref(bucket), '>=', from);
-      if (piece.before) q = q.where(sql.ref(bucket), '<', before);
-      return q as unknown as SelectQueryBuilder<DB, never, CountedRow>;
-    }
+    const table = grain?.table ?? 'reports';
+    const column = (name: string) => sql.ref(`${table}.${name}`);
+    const time = `${table}.${grain?.column ?? 'created_at'}`;
+    // A report's absent label is NULL, a rollup's '' (its key columns cannot be NULL).
+    const label = (name: RollupLabel) =>
+      grain ? sql<string>`${column(name)}` : sql<string>`coalesce(${column(name)}, '')`;
     let q = db
-      .selectFrom('reports')
+      .selectFrom(table as 'report_rollups')
       .select([
-        asked('tool_name')
-          ? sql<string>`coalesce(reports.tool_name, '')`.as('tool_name')
-          : empty('tool_name'),
-        asked('source') ? sql<string>`coalesce(reports.source, '')`.as('source') : empty('source'),
-        sql<string>`reports.outcome`.as('outcome'),
-        asked('day') ? utcDayOf(shape.dialect, 'reports.created_at').as('day') : empty('day'),
-        sql<number | string>`1`.as('count'),
+        asked('tool_name') ? label('tool_name').as('tool_name') : empty('tool_name'),
+        asked('source') ? label('source').as('source') : empty('source'),
+        sql<string>`${column('outcome')}`.as('outcome'),
+        asked('day') ? utcDayOf(shape.dialect, time).as('day') : empty('day'),
+        (grain ? sql<number | string>`${column('count')}` : sql<number | string>`1`).as('count'),
       ])
-      .where('reports.project_id', '=', p.projectId);
-    if (shape.tool) q = q.where('reports.tool_name', '=', p.toolName);
-    if (shape.source) q = q.where('reports.source', '=', p.source);
-    if (piece.from) q = q.where('reports.created_at', '>=', from);
-    if (piece.before) q = q.where('reports.created_at', '<', before);
+      .where(column('project_id'), '=', p.projectId);
+    if (shape.tool) q = q.where(column('tool_name'), '=', p.toolName);
+    if (shape.source) q = q.where(column('source'), '=', p.source);
+    if (piece.from) q = q.where(sql.ref(time), '>=', p[`from${i}`] as string);
+    if (piece.before) q = q.where(sql.ref(time), '<', p[`before${i}`] as string);
     return q as unknown as SelectQueryBuilder<DB, never, CountedRow>;
   });
   const [first, ...rest] = parts;
