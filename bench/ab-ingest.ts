@@ -6,22 +6,26 @@
  *
  *   AB_BUILDS=old,new,new:off AB_ROUNDS=4 npx tsx bench/ab-ingest.ts
  *
- * (`name:off`: that build with ISSUE_GROUPING=off; the rest as AB_GROUPING says, default on.)
+ * (`name:off`: that build with ISSUE_GROUPING=off; the rest as AB_GROUPING says, default on;
+ * `AB_DIALECT=sqlite`: on a fresh SQLite file each run instead.)
  * Each round runs every build once on a fresh database of a durable throwaway cluster, the
  * order reversed every other round; it prints each run (with how long reports waited for their
- * issue) and the medians of req/s and of the server's CPU a request. Not part of `npm run bench`.
+ * issue) and the medians of req/s, of the server's CPU a request, and of the whole machine's (the
+ * database's and the load generator's included: what a request costs the two cores). Not part
+ * of `npm run bench`.
  */
-import { postgresDatabase, startPostgresCluster } from './databases.js';
+import { postgresDatabase, sqliteDatabase, startPostgresCluster } from './databases.js';
 import { benchDebriefIngest } from './ingest.bench.js';
 
 const builds = (process.env.AB_BUILDS ?? 'a,b').split(',');
 const rounds = Number(process.env.AB_ROUNDS ?? 4);
 const grouping = process.env.AB_GROUPING ?? 'on';
+const onSqlite = process.env.AB_DIALECT === 'sqlite';
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
 
-const cluster = await startPostgresCluster({ durable: true });
-const results = new Map<string, { rps: number; cpu: number }[]>();
+const cluster = onSqlite ? null : await startPostgresCluster({ durable: true });
+const results = new Map<string, { rps: number; cpu: number; machine: number }[]>();
 let databases = 0;
 try {
   for (let round = 0; round < rounds; round++) {
@@ -29,14 +33,18 @@ try {
       // cli-process.ts runs this entry point instead of dist/cli.js.
       const [name, mode = grouping] = build.split(':');
       process.env.DEBRIEF_CLI_ENTRY = `packages/server/dist-${name}/cli.js`;
-      const database = await postgresDatabase(cluster, `ab_${++databases}`);
+      const database = cluster
+        ? await postgresDatabase(cluster, `ab_${++databases}`)
+        : sqliteDatabase();
       try {
         const timing = { warmupSeconds: 2, seconds: 8 };
         const run = await benchDebriefIngest(database, timing, { ISSUE_GROUPING: mode! });
         const cpu = run.cpuMicrosPerRequest ?? 0;
-        results.set(build, [...(results.get(build) ?? []), { rps: run.requestsPerSecond, cpu }]);
+        const machine = run.machineCpuMicrosPerRequest ?? 0;
+        const rps = run.requestsPerSecond;
+        results.set(build, [...(results.get(build) ?? []), { rps, cpu, machine }]);
         process.stderr.write(
-          `round ${round + 1} ${build}: ${Math.round(run.requestsPerSecond)} req/s, ${Math.round(cpu)} µs a request${run.grouping ? `, reports waited up to ${run.grouping.maxAgeMs} ms` : ''}\n`,
+          `round ${round + 1} ${build}: ${Math.round(rps)} req/s, ${Math.round(cpu)} µs a request (machine ${Math.round(machine)})${run.grouping ? `, reports waited up to ${run.grouping.maxAgeMs} ms` : ''}\n`,
         );
       } finally {
         await database.drop();
@@ -44,10 +52,13 @@ try {
     }
   }
 } finally {
-  cluster.stop();
+  cluster?.stop();
 }
 for (const [build, runs] of results) {
   const rps = Math.round(median(runs.map((r) => r.rps)));
   const cpu = Math.round(median(runs.map((r) => r.cpu)));
-  process.stdout.write(`${build}: median ${rps} req/s, ${cpu} µs a request\n`);
+  const machine = Math.round(median(runs.map((r) => r.machine)));
+  process.stdout.write(
+    `${build}: median ${rps} req/s, ${cpu} µs a request (server), ${machine} (machine)\n`,
+  );
 }

@@ -36,6 +36,29 @@ export interface LoadResult {
    * depend on how busy the rest of the machine is. null where /proc is not available.
    */
   cpuMicrosPerRequest: number | null;
+  /**
+   * The whole machine's busy CPU time per request, in microseconds: the server, its database
+   * (PostgreSQL's processes) and the load generator. What a request costs the shared cores.
+   */
+  machineCpuMicrosPerRequest?: number | null;
+}
+
+/** The machine's busy CPU seconds so far (all cores), from /proc/stat; null elsewhere. */
+export function machineCpuSeconds(): number | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    // cpu user nice system idle iowait irq softirq steal …: all but idle and iowait are busy.
+    const [user, nice, system, , , irq, softirq, steal] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return (
+      ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100
+    );
+  } catch {
+    return null;
+  }
 }
 
 /** utime + stime of a process in seconds, from /proc/<pid>/stat (clock ticks of 1/100 s). */
@@ -70,9 +93,18 @@ export function run(options: LoadOptions, seconds: number) {
 export async function measure(options: LoadOptions): Promise<LoadResult> {
   if (options.warmupSeconds > 0) await run(options, options.warmupSeconds);
   const cpuBefore = cpuSeconds(options.serverPid);
+  const machineBefore = machineCpuSeconds();
   const result = await run(options, options.seconds);
   const cpuAfter = cpuSeconds(options.serverPid);
-  return toLoadResult(result, cpuBefore, cpuAfter);
+  const machineAfter = machineCpuSeconds();
+  const requests = result.requests.total;
+  return {
+    ...toLoadResult(result, cpuBefore, cpuAfter),
+    machineCpuMicrosPerRequest:
+      machineBefore !== null && machineAfter !== null && requests > 0
+        ? ((machineAfter - machineBefore) * 1e6) / requests
+        : null,
+  };
 }
 
 type AutocannonResult = Awaited<ReturnType<typeof run>>;
