@@ -5,7 +5,7 @@
  * long until every report has its issue. The largest age seen bounds how long any report
  * waited for its issue, give or take one sample: the figure against the 2 s target.
  */
-import { openSeedConnection, query } from './seed-connection.js';
+import { openSeedConnection, query, tableExists } from './seed-connection.js';
 
 const SAMPLE_MS = 250;
 /** Waiting for the backlog after the load gives up after this long (the figure says so). */
@@ -20,12 +20,17 @@ export interface GroupingLag {
 
 export async function watchGroupingLag(databaseUrl: string) {
   const conn = await openSeedConnection(databaseUrl);
+  // The reports without an issue: in `report_issues` since migration 0017 (an older build's
+  // database, in an A/B of builds, has them in `reports`).
+  const ungrouped = (await tableExists(conn, 'report_issues'))
+    ? 'report_issues where issue_id is null'
+    : 'reports where issue_id is null';
   const oldest = async (): Promise<number | null> => {
     const sql =
       conn.dialect === 'sqlite'
-        ? `select min(m) as m from (select min(created_at) as m from reports where issue_id is null
+        ? `select min(m) as m from (select min(created_at) as m from ${ungrouped}
              union all select min(created_at) from report_inbox)`
-        : 'select min(created_at) as m from reports where issue_id is null';
+        : `select min(created_at) as m from ${ungrouped}`;
     const [row] = await query<{ m: string | Date | null }>(conn, sql);
     return row?.m ? new Date(row.m).getTime() : null;
   };

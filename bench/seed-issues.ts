@@ -35,6 +35,7 @@ export async function groupSeededReports(
   projectIds: string[],
 ): Promise<boolean> {
   if (!(await tableExists(conn, 'issues'))) return false;
+  const narrow = await tableExists(conn, 'report_issues');
   const count = (outcome: string) => `sum(case when p.outcome = '${outcome}' then 1 else 0 end)`;
   await query(conn, 'begin');
   for (const projectId of projectIds) {
@@ -88,10 +89,17 @@ export async function groupSeededReports(
         ],
       );
       const tool = group.tool_name === null ? 'p.tool_name is null' : 'p.tool_name = ?';
+      // Each report's row of `report_issues` (migration 0017), or, before it, its own columns.
       await query(
         conn,
-        `update reports set issue_id = ?, issue_reason = 'seeded by the bench'
-         where project_id = ? and ${tool.replace(/p\./g, '')} and ${KIND.replace(/p\./g, '')} = ?`,
+        narrow
+          ? `insert into report_issues (report_id, project_id, created_at, issue_id, issue_reason)
+             select p.id, p.project_id, p.created_at, ?, 'seeded by the bench' from reports p
+             where p.project_id = ? and ${tool} and ${KIND} = ?
+             on conflict (report_id) do update
+             set issue_id = excluded.issue_id, issue_reason = excluded.issue_reason`
+          : `update reports set issue_id = ?, issue_reason = 'seeded by the bench'
+             where project_id = ? and ${tool.replace(/p\./g, '')} and ${KIND.replace(/p\./g, '')} = ?`,
         group.tool_name === null
           ? [id, projectId, group.kind]
           : [id, projectId, group.tool_name, group.kind],
@@ -99,6 +107,9 @@ export async function groupSeededReports(
     }
   }
   await query(conn, 'commit');
-  if (conn.dialect === 'postgres') await query(conn, 'vacuum analyze issues');
+  if (conn.dialect === 'postgres') {
+    await query(conn, 'vacuum analyze issues');
+    if (narrow) await query(conn, 'vacuum analyze report_issues');
+  }
   return true;
 }

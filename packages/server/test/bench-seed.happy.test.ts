@@ -52,7 +52,9 @@ describe.each(DIALECTS)('bench seeder on %s', (dialect) => {
       // Every seeded report has its issue, so the server starts with nothing to group.
       const [ungrouped] = await query<{ n: number | string }>(
         conn,
-        'select count(*) as n from reports where project_id = ? and issue_id is null',
+        `select count(*) as n from reports r
+         left join report_issues i on i.report_id = r.id
+         where r.project_id = ? and i.issue_id is null`,
         [tenant.projectId],
       );
       expect(Number(ungrouped?.n)).toBe(0);

@@ -32,10 +32,11 @@ describe('the SQLite report writer groups what it stores', () => {
     // The read barrier moves the writer's inbox first (db/routed-dialect.ts).
     return server.ctx.db
       .selectFrom('reports')
-      .select(['id', 'issue_id', 'issue_reason'])
-      .where('project_id', '=', projectId)
-      .orderBy('created_at')
-      .orderBy('id')
+      .leftJoin('report_issues', 'report_issues.report_id', 'reports.id')
+      .select(['reports.id', 'report_issues.issue_id', 'report_issues.issue_reason'])
+      .where('reports.project_id', '=', projectId)
+      .orderBy('reports.created_at')
+      .orderBy('reports.id')
       .execute();
   }
 

@@ -58,8 +58,9 @@ async function submitMany(url: string, t: { ingestKey: string }, n: number, offs
 async function projectState(db: TestServer['ctx']['db'], projectId: string) {
   const reports = await db
     .selectFrom('reports')
-    .select(['id', 'issue_id'])
-    .where('project_id', '=', projectId)
+    .leftJoin('report_issues', 'report_issues.report_id', 'reports.id')
+    .select(['reports.id', 'report_issues.issue_id'])
+    .where('reports.project_id', '=', projectId)
     .execute();
   const issues = await db
     .selectFrom('issues')
@@ -168,8 +169,9 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
     }
     const rows = await ctx.db
       .selectFrom('reports')
-      .innerJoin('issues', 'issues.id', 'reports.issue_id')
-      .select(['reports.id', 'reports.issue_reason', 'issues.kind', 'issues.id as issue'])
+      .innerJoin('report_issues', 'report_issues.report_id', 'reports.id')
+      .innerJoin('issues', 'issues.id', 'report_issues.issue_id')
+      .select(['reports.id', 'report_issues.issue_reason', 'issues.kind', 'issues.id as issue'])
       .where('reports.project_id', '=', t.projectId)
       .execute();
     expect(rows).toHaveLength(4);

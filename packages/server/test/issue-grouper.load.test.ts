@@ -36,7 +36,8 @@ describe.each(DIALECTS)('the grouper keeps up with ingest on %s', (dialect) => {
     const sampler = (async () => {
       while (sending) {
         const oldest = await sql<{ id: string }>`
-          select id from reports where issue_id is null order by created_at, id limit 1
+          select report_id as id from report_issues where issue_id is null
+          order by created_at, report_id limit 1
         `.execute(db);
         const id = oldest.rows[0]?.id;
         const at = id ? acked.get(id) : undefined;
@@ -66,7 +67,7 @@ describe.each(DIALECTS)('the grouper keeps up with ingest on %s', (dialect) => {
     const lastAck = Date.now();
     for (;;) {
       const left = await db
-        .selectFrom('reports')
+        .selectFrom('report_issues')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('project_id', '=', t.projectId)
         .where('issue_id', 'is', null)

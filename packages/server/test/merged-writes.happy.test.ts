@@ -49,11 +49,13 @@ function reports(projectId: string, count: number): NewReport[] {
 
 describe('merged writes', () => {
   it('merges PostgreSQL statements with their placeholders renumbered, up to 60,000 parameters each', () => {
-    // 7,000 reports: seven 1,000-row inserts of 9,000 parameters; six fit in one statement.
+    // 7,000 reports: seven 1,000-row inserts of 9,000 parameters, then seven of their
+    // `report_issues` rows, 3,000 each; six of the first fit in one statement.
     const statements = insertReports('postgres', 'reports', reports('p', 7_000));
-    expect(statements).toHaveLength(7);
+    expect(statements).toHaveLength(14);
+    expect(statements[7]!.sql).toMatch(/^insert into report_issues/);
     const merged = mergeWrites('postgres', statements);
-    expect(merged.map((s) => s.parameters.length)).toEqual([54_000, 9_000]);
+    expect(merged.map((s) => s.parameters.length)).toEqual([54_000, 30_000]);
     for (const statement of merged) {
       const numbers = [...statement.sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
       expect(numbers).toEqual(Array.from({ length: statement.parameters.length }, (_, i) => i + 1));
@@ -103,6 +105,13 @@ describe('merged writes', () => {
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow();
       expect(Number(stored.n)).toBe(count);
+      // Each with its row of report_issues (migration 0017), waiting for the grouper.
+      const waiting = await db
+        .selectFrom('report_issues')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('issue_id', 'is', null)
+        .executeTakeFirstOrThrow();
+      expect(Number(waiting.n)).toBe(count);
       expect(await sum('report_counts', 'count')).toBe(count);
       for (const grain of ROLLUP_GRAINS) expect(await sum(grain.table, 'count')).toBe(count);
 

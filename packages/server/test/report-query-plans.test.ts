@@ -291,20 +291,34 @@ describe('query plans of the reports on SQLite', () => {
       listReportsPage(kysely, 'sqlite', PROJECT, { issueId }, { offset: 0, limit: 50 }),
     );
     expect(page!.join('\n')).toMatch(
-      /SEARCH reports USING (COVERING )?INDEX reports_by_project_issue \(project_id=\? AND issue_id=\?\)/,
+      /SEARCH report_issues USING (COVERING )?INDEX report_issues_by_project_issue \(project_id=\? AND issue_id=\?\)/,
     );
     expect(page!.join('\n')).not.toMatch(/TEMP B-TREE/);
+    // With another label: checked on each of the issue's reports, found by its key.
+    const [labelled] = await plans(() =>
+      listReportsPage(
+        kysely,
+        'sqlite',
+        PROJECT,
+        { issueId, outcome: 'failure' },
+        { offset: 100, limit: 50 },
+      ),
+    );
+    expect(labelled!.join('\n')).toMatch(
+      /SEARCH report_issues USING (COVERING )?INDEX report_issues_by_project_issue/,
+    );
+    expect(labelled!.join('\n')).not.toMatch(/SCAN reports|TEMP B-TREE/);
     const [counts] = await plans(() =>
       countReportsByOutcome(kysely, 'sqlite', PROJECT, { issueId }),
     );
-    expect(counts!.join('\n')).toMatch(/INDEX reports_by_project_issue/);
+    expect(counts!.join('\n')).toMatch(/INDEX report_issues_by_project_issue/);
     const [ungrouped] = await plans(() => listUngroupedReports(kysely, 200));
-    expect(ungrouped!.join('\n')).toMatch(/SCAN reports USING INDEX reports_ungrouped/);
+    expect(ungrouped!.join('\n')).toMatch(/SCAN report_issues USING INDEX report_issues_ungrouped/);
     expect(ungrouped!.join('\n')).not.toMatch(/TEMP B-TREE/);
     // Asked by the report writer before each chunk it groups: it scanned all of
-    // reports_by_project_issue when it had no order.
+    // the issue index when it had no order.
     const [waiting] = await plans(() => hasUngroupedReports(kysely));
-    expect(waiting!.join('\n')).toMatch(/SCAN reports USING INDEX reports_ungrouped/);
+    expect(waiting!.join('\n')).toMatch(/SCAN report_issues USING INDEX report_issues_ungrouped/);
     expect(waiting!.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
 
@@ -314,15 +328,15 @@ describe('query plans of the reports on SQLite', () => {
         const [plan] = await plans(run);
         const what = JSON.stringify(q);
         const text = plan!.join('\n');
-        expect.soft(text, what).not.toMatch(/SCAN (reports|issues)/);
+        expect.soft(text, what).not.toMatch(/SCAN (reports|report_issues|issues)/);
         expect.soft(text, what).toMatch(/SEARCH issues USING (COVERING )?INDEX issues_by_project_/);
-        const reports = plan!.filter((step) => /^(SCAN|SEARCH) reports/.test(step));
+        const reports = plan!.filter((step) => /^(SCAN|SEARCH) report_issues/.test(step));
         expect.soft(reports.length, what).toBeGreaterThan(0);
         for (const step of reports) {
           expect
             .soft(step, what)
             .toMatch(
-              /^SEARCH reports USING COVERING INDEX reports_by_project_issue \(project_id=\? AND issue_id=\? AND created_at[<>]/,
+              /^SEARCH report_issues USING COVERING INDEX report_issues_by_project_issue \(project_id=\? AND issue_id=\? AND created_at[<>]/,
             );
         }
       }
@@ -447,17 +461,22 @@ describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on Pos
   }
   const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
+  /** Every node of the plan of the first statement `run` sends. */
+  async function planOf(run: () => Promise<unknown>): Promise<PlanNode[]> {
+    queries.length = 0;
+    await run();
+    const [query] = queries;
+    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `explain (format json) ${query!.sql}`,
+      query!.parameters as unknown[],
+    );
+    return nodes(rows[0]!['QUERY PLAN'][0].Plan);
+  }
+
   it("lists issues over a date range with each issue's reports read by issue and range (issue 18)", async () => {
     for (const q of ISSUE_QUERIES) {
       for (const run of issueQueries(kysely, q)) {
-        queries.length = 0;
-        await run();
-        const [query] = queries;
-        const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          `explain (format json) ${query!.sql}`,
-          query!.parameters as unknown[],
-        );
-        const all = nodes(rows[0]!['QUERY PLAN'][0].Plan);
+        const all = await planOf(run);
         const what = JSON.stringify(q);
         const onTables = all.filter((node) => node['Relation Name'] !== undefined);
         expect
@@ -466,11 +485,11 @@ describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on Pos
             what,
           )
           .not.toContain('Seq Scan');
-        const onReports = all.filter((node) => node['Relation Name'] === 'reports');
+        const onReports = all.filter((node) => node['Relation Name'] === 'report_issues');
         expect.soft(onReports.length, what).toBeGreaterThan(0);
         for (const node of onReports) {
           // The issue is bound in the index condition: only its entries in the range are read.
-          expect.soft(node['Index Name'], what).toBe('reports_by_project_issue');
+          expect.soft(node['Index Name'], what).toBe('report_issues_by_project_issue');
           expect.soft(node['Index Cond'], what).toMatch(/issue_id = issues\.id/);
           expect.soft(node['Index Cond'], what).toMatch(/created_at [<>]/);
         }
@@ -480,14 +499,9 @@ describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on Pos
 
   it('pages every combination of the five filters through an index, without sorting', async () => {
     for (const { filters, start } of PAGES) {
-      queries.length = 0;
-      await listReportsPage(kysely, 'postgres', PROJECT, filters, { ...start, limit: 50 });
-      const [query] = queries;
-      const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `explain (format json) ${query!.sql}`,
-        query!.parameters as unknown[],
+      const all = await planOf(() =>
+        listReportsPage(kysely, 'postgres', PROJECT, filters, { ...start, limit: 50 }),
       );
-      const all = nodes(rows[0]!['QUERY PLAN'][0].Plan);
       const what = `${JSON.stringify(filters)} ${Object.keys(start)[0]}`;
       const onReports = all.filter((node) => node['Relation Name'] === 'reports');
       expect
@@ -509,5 +523,24 @@ describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on Pos
         )
         .not.toContain('Sort');
     }
+  });
+
+  it("reads the grouper's batch and an issue's page through report_issues' indexes (migration 0017)", async () => {
+    const batch = await planOf(() => listUngroupedReports(kysely, 1000));
+    const indexes = batch.map((node) => node['Index Name']).filter(Boolean);
+    expect(indexes).toContain('report_issues_ungrouped');
+    expect(indexes).toContain('reports_pkey');
+    expect(batch.map((node) => node['Node Type'])).not.toContain('Sort');
+    const page = await planOf(() =>
+      listReportsPage(
+        kysely,
+        'postgres',
+        PROJECT,
+        { issueId: 'c'.repeat(32), outcome: 'failure' },
+        { offset: 100, limit: 50 },
+      ),
+    );
+    expect(page.map((node) => node['Index Name'])).toContain('report_issues_by_project_issue');
+    expect(page.map((node) => node['Node Type'])).not.toContain('Sort');
   });
 });

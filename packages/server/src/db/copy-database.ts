@@ -147,7 +147,9 @@ function lockSource(source: SQLite.Database, path: string): void {
 interface TableStep {
   table: string;
   into: string;
+  /** The target's columns, and the source's columns they are read from, in the same order. */
   columns: string[];
+  select: string[];
   rows: number;
 }
 
@@ -178,14 +180,17 @@ function planFor(source: SQLite.Database): TableStep[] {
         );
     }
     done.add(p.table);
-    const columns = (source.pragma(`table_info(${quote(p.table)})`) as { name: string }[]).map(
-      (c) => c.name,
-    );
+    const mapped = p.action === 'copy-into' ? p.columns : undefined;
+    const columns = mapped
+      ? Object.keys(mapped)
+      : (source.pragma(`table_info(${quote(p.table)})`) as { name: string }[]).map((c) => c.name);
+    const select = mapped ? Object.values(mapped) : columns;
     const rows = source
       .prepare(`select count(*) from ${quote(p.table)}`)
       .pluck()
       .get() as number;
-    return { table: p.table, into: p.action === 'copy-into' ? p.into : p.table, columns, rows };
+    const into = p.action === 'copy-into' ? p.into : p.table;
+    return { table: p.table, into, columns, select, rows };
   });
 }
 
@@ -223,7 +228,7 @@ async function copyTable(
     Math.min(BATCH_ROWS, Math.floor(BATCH_PARAMETERS / columns.length)),
   );
   const statement = source
-    .prepare(`select ${columns.map(quote).join(', ')} from ${quote(table)}`)
+    .prepare(`select ${step.select.map(quote).join(', ')} from ${quote(table)}`)
     .raw(true);
   const insert = (rows: unknown[][]) =>
     sql`insert into ${sql.table(into)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(

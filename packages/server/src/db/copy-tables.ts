@@ -8,8 +8,11 @@
 export type TablePlan =
   /** Copied row for row into the table of the same name. */
   | { table: string; action: 'copy' }
-  /** Copied into another table: SQLite's report inbox holds reports not yet moved. */
-  | { table: string; action: 'copy-into'; into: string }
+  /**
+   * Copied into another table: SQLite's report inbox holds reports not yet moved. `columns`
+   * (a target column → its source column) copies only those: all, by name, when absent.
+   */
+  | { table: string; action: 'copy-into'; into: string; columns?: Record<string, string> }
   /** Not copied, with the reason. */
   | { table: string; action: 'skip'; why: string };
 
@@ -37,8 +40,17 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'issues', action: 'copy' },
   { table: 'issue_exemplars', action: 'copy' },
   { table: 'reports', action: 'copy' },
-  // After `reports`: the inbox's reports join those already moved (their ids never collide).
+  // Each report's issue (migration 0017), after the reports.
+  { table: 'report_issues', action: 'copy' },
+  // After `reports`: the inbox's reports join those already moved (their ids never collide),
+  // each with its row of `report_issues`, without an issue yet, as the move would write it.
   { table: 'report_inbox', action: 'copy-into', into: 'reports' },
+  {
+    table: 'report_inbox',
+    action: 'copy-into',
+    into: 'report_issues',
+    columns: { report_id: 'id', project_id: 'project_id', created_at: 'created_at' },
+  },
   {
     table: 'sessions',
     action: 'skip',
@@ -52,7 +64,7 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   {
     table: 'grouping_progress',
     action: 'skip',
-    why: "the target's migration makes its own row; the grouper finds what is left to group by the reports' issue_id",
+    why: "the target's migration makes its own row; the grouper finds what is left to group by report_issues.issue_id",
   },
   { table: 'kysely_migration', action: 'skip', why: 'the target is migrated by its own run' },
   { table: 'kysely_migration_lock', action: 'skip', why: 'the target is migrated by its own run' },

@@ -2,8 +2,8 @@ import { type CompiledQuery, sql } from 'kysely';
 import { ROLLUP_GRAINS } from '../reports/report-rollup-key.js';
 
 /**
- * The tables the report writer fills (reports, and the facet counters and rollups it keeps
- * beside them).
+ * The tables the report writer fills (reports, their issue rows, and the facet counters and
+ * rollups it keeps beside them).
  * A read of one of them outside a transaction waits for the writer's barrier first, so it sees
  * every report acknowledged before it (read-your-writes without a `flush()` at each call site),
  * and on a SQLite file it runs in a reader process, off the event loop: these are the reads
@@ -16,6 +16,7 @@ import { ROLLUP_GRAINS } from '../reports/report-rollup-key.js';
  */
 export const REPORT_TABLES: ReadonlySet<string> = new Set([
   'reports',
+  'report_issues',
   'report_counts',
   ...ROLLUP_GRAINS.map((grain) => grain.table),
 ]);

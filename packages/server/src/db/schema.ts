@@ -93,10 +93,19 @@ export interface ReportsTable {
   created_at: Timestamp;
   /** How many credentials were replaced by `[REDACTED:<kind>]` before storing. */
   redactions: Generated<number>;
-  /** The report's issue; null until the grouper has placed it (issues/grouper.ts). */
-  issue_id: Generated<string | null>;
+}
+
+/**
+ * A report's issue (migration 0017): a row per report, written with it; the issue null until
+ * the grouper has placed it (issues/grouper.ts). Apart from `reports`, which is never updated.
+ */
+export interface ReportIssuesTable {
+  report_id: string;
+  project_id: string;
+  created_at: Timestamp;
+  issue_id: string | null;
   /** Why it joined its issue: the grouping engine's reason, or a developer's move. */
-  issue_reason: Generated<string | null>;
+  issue_reason: string | null;
 }
 
 /** Issue 18 (migration 0013): the problems behind a project's reports. */
@@ -248,6 +257,7 @@ export interface DB {
   ingest_keys: IngestKeysTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
+  report_issues: ReportIssuesTable;
   usage_counters: UsageCountersTable;
   project_usage: ProjectUsageTable;
   address_usage: AddressUsageTable;

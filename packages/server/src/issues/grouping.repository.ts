@@ -68,33 +68,43 @@ export async function readGroupingProgress(db: Kysely<DB>) {
 }
 
 /**
- * The reports still to group, in report order. The partial index `reports_ungrouped` holds
- * only these, so this is a walk of a few entries whatever the size of `reports`; and a report
- * committed late (behind a later one, on another connection or instance) is found as well.
+ * The reports still to group, in report order. The partial index `report_issues_ungrouped`
+ * (migration 0017) holds only these, so this is a walk of a few entries whatever the size of
+ * `reports`; and a report committed late (behind a later one, on another connection or
+ * instance) is found as well.
  */
 export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
   return trx
-    .selectFrom('reports')
-    .select(['id', 'project_id', 'outcome', 'tool_name', 'details', 'created_at'])
-    .where('issue_id', 'is', null)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
+    .selectFrom('report_issues')
+    .innerJoin('reports', 'reports.id', 'report_issues.report_id')
+    .select([
+      'reports.id',
+      'reports.project_id',
+      'reports.outcome',
+      'reports.tool_name',
+      'reports.details',
+      'reports.created_at',
+    ])
+    .where('report_issues.issue_id', 'is', null)
+    .orderBy('report_issues.created_at', 'asc')
+    .orderBy('report_issues.report_id', 'asc')
     .limit(limit)
     .execute();
 }
 
 /**
  * Whether any stored report waits for its issue: one entry of the partial index
- * `reports_ungrouped` read at most. The order is what makes SQLite's planner pick that index:
- * without it, it scanned all of `reports_by_project_issue` (report-query-plans.test.ts).
+ * `report_issues_ungrouped` read at most. The order is what makes SQLite's planner pick that
+ * index: without it, it scanned all of `report_issues_by_project_issue`
+ * (report-query-plans.test.ts).
  */
 export async function hasUngroupedReports(trx: Kysely<DB>): Promise<boolean> {
   const row = await trx
-    .selectFrom('reports')
-    .select('id')
+    .selectFrom('report_issues')
+    .select('report_id')
     .where('issue_id', 'is', null)
     .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
+    .orderBy('report_id', 'asc')
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -278,7 +288,8 @@ export async function updateGroupedIssues(
 
 /**
  * Places a batch's reports in their issues, with the engine's reason for each, in one
- * statement. `issue_id is null`: a report is never placed twice.
+ * statement: their narrow `report_issues` rows, never the reports' own (migration 0017).
+ * `issue_id is null`: a report is never placed twice.
  */
 export async function setReportsIssues(
   trx: Kysely<DB>,
@@ -287,8 +298,8 @@ export async function setReportsIssues(
   if (placements.length === 0) return;
   const rows = placements.map((p) => sql`(${p.reportId}, ${p.issueId}, ${p.reason})`);
   await sql`
-    update reports set issue_id = v.column2, issue_reason = v.column3
+    update report_issues set issue_id = v.column2, issue_reason = v.column3
     from (values ${sql.join(rows)}) as v
-    where reports.id = v.column1 and reports.issue_id is null
+    where report_issues.report_id = v.column1 and report_issues.issue_id is null
   `.execute(trx);
 }

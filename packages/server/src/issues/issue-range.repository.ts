@@ -11,14 +11,14 @@ import { ISSUE_COLUMNS, type IssueFilters, type IssueSort } from './issue.reposi
  * - issues are pruned by their own first_seen/last_seen first (an issue whose reports all lie
  *   outside the range cannot have one inside it; the grouper keeps both exact, and merge and
  *   move recount them), which the list's index (project_id, status, last_seen, id) seeks;
- * - each remaining issue's reports in the range are read by a seek in reports_by_project_issue
- *   (project_id, issue_id, created_at, id, migration 0013): index entries only, for that issue
- *   and that range.
+ * - each remaining issue's reports in the range are read by a seek in
+ *   report_issues_by_project_issue (project_id, issue_id, created_at, report_id, migration 0017):
+ *   index entries only, for that issue and that range.
  * Both per-issue reads are correlated subqueries on purpose. A join or a GROUP BY over the
- * project's reports in the range lets the planner walk them instead: SQLite drives it from
- * reports_by_project_time and reads every report's row for its issue_id, and PostgreSQL turns
- * an EXISTS into a semi-join that reads reports_by_project_issue for the whole project with the
- * issue unbound. A scalar subquery stays a per-issue seek on both (report-query-plans.test.ts
+ * project's reports in the range lets the planner walk them instead: SQLite drove it from
+ * reports_by_project_time and read every report's row for its issue_id, and PostgreSQL turned
+ * an EXISTS into a semi-join that read the issue index for the whole project with the issue
+ * unbound. A scalar subquery stays a per-issue seek on both (report-query-plans.test.ts
  * holds them to it); "has one" is `(… limit 1) is not null`, which stops at the first report.
  * Reports not grouped yet (issue_id null) count nowhere until the grouper places them, a moment
  * after their 201.
@@ -47,18 +47,22 @@ function filteredIssues(
   if (range.from) q = q.where('issues.last_seen', '>=', range.from.toISOString());
   if (range.before) q = q.where('issues.first_seen', '<', range.before.toISOString());
   return q.where((eb) =>
-    eb(reportsInRange(eb, projectId, range).select('reports.id').limit(1), 'is not', null),
+    eb(
+      reportsInRange(eb, projectId, range).select('report_issues.report_id').limit(1),
+      'is not',
+      null,
+    ),
   );
 }
 
 /** The current issue's reports in the range, as a correlated subquery. */
 function reportsInRange(eb: ExpressionBuilder<DB, 'issues'>, projectId: string, range: IssueRange) {
   let q = eb
-    .selectFrom('reports')
-    .where('reports.project_id', '=', projectId)
-    .whereRef('reports.issue_id', '=', 'issues.id');
-  if (range.from) q = q.where('reports.created_at', '>=', range.from.toISOString());
-  if (range.before) q = q.where('reports.created_at', '<', range.before.toISOString());
+    .selectFrom('report_issues')
+    .where('report_issues.project_id', '=', projectId)
+    .whereRef('report_issues.issue_id', '=', 'issues.id');
+  if (range.from) q = q.where('report_issues.created_at', '>=', range.from.toISOString());
+  if (range.before) q = q.where('report_issues.created_at', '<', range.before.toISOString());
   return q;
 }
 

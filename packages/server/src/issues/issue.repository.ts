@@ -91,6 +91,18 @@ export async function listIssueRowsByIds(db: Kysely<DB>, ids: string[]): Promise
   return db.selectFrom('issues').select(ISSUE_COLUMNS).where('id', 'in', ids).execute();
 }
 
+/**
+ * An issue's reports: its entries of `report_issues` (migration 0017), seeked by (project_id,
+ * issue_id), each joined to its report by key.
+ */
+function issueReports(db: Kysely<DB>, projectId: string, issueId: string) {
+  return db
+    .selectFrom('report_issues')
+    .innerJoin('reports', 'reports.id', 'report_issues.report_id')
+    .where('report_issues.project_id', '=', projectId)
+    .where('report_issues.issue_id', '=', issueId);
+}
+
 /** Reports of an issue per source, most first. */
 export async function countIssueSources(
   db: Kysely<DB>,
@@ -99,14 +111,11 @@ export async function countIssueSources(
   issueId: string,
   limit: number,
 ) {
-  const rows = await db
-    .selectFrom('reports')
-    .select((eb) => ['source', eb.fn.countAll<number | string>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('issue_id', '=', issueId)
-    .groupBy('source')
+  const rows = await issueReports(db, projectId, issueId)
+    .select((eb) => ['reports.source', eb.fn.countAll<number | string>().as('n')])
+    .groupBy('reports.source')
     .orderBy('n', 'desc')
-    .orderBy(byCodePoint(dialect, 'source'))
+    .orderBy(byCodePoint(dialect, 'reports.source'))
     .limit(limit)
     .execute();
   return rows.map((row) => ({ source: row.source, count: Number(row.n) }));
@@ -125,13 +134,10 @@ export async function countIssueClients(
 ) {
   const client =
     dialect === 'postgres'
-      ? sql<string | null>`(metadata::jsonb ->> 'client_name')`
-      : sql<string | null>`json_extract(metadata, '$.client_name')`;
-  const rows = await db
-    .selectFrom('reports')
+      ? sql<string | null>`(reports.metadata::jsonb ->> 'client_name')`
+      : sql<string | null>`json_extract(reports.metadata, '$.client_name')`;
+  const rows = await issueReports(db, projectId, issueId)
     .select((eb) => [client.as('client'), eb.fn.countAll<number | string>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('issue_id', '=', issueId)
     .groupBy(client)
     .orderBy('n', 'desc')
     .orderBy(client)
@@ -153,10 +159,10 @@ export async function countIssueDays(
 ) {
   const day =
     dialect === 'postgres'
-      ? sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`
-      : sql<string>`substr(created_at, 1, 10)`;
+      ? sql<string>`to_char(report_issues.created_at at time zone 'UTC', 'YYYY-MM-DD')`
+      : sql<string>`substr(report_issues.created_at, 1, 10)`;
   const rows = await db
-    .selectFrom('reports')
+    .selectFrom('report_issues')
     .select((eb) => [day.as('day'), eb.fn.countAll<number | string>().as('n')])
     .where('project_id', '=', projectId)
     .where('issue_id', '=', issueId)
@@ -192,12 +198,14 @@ export async function updateIssueFields(
 /** Every report of `fromId` joins `intoId`, and the moves remembered for it follow. */
 export async function moveIssueMembers(
   trx: Kysely<DB>,
+  projectId: string,
   fromId: string,
   intoId: string,
 ): Promise<void> {
   await trx
-    .updateTable('reports')
+    .updateTable('report_issues')
     .set({ issue_id: intoId, issue_reason: 'merged by a developer' })
+    .where('project_id', '=', projectId)
     .where('issue_id', '=', fromId)
     .execute();
   await trx
@@ -222,17 +230,14 @@ export async function recountIssue(
   issueId: string,
   now: Date,
 ): Promise<OutcomeCounts | null> {
-  const rows = await trx
-    .selectFrom('reports')
+  const rows = await issueReports(trx, projectId, issueId)
     .select((eb) => [
-      'outcome',
+      'reports.outcome',
       eb.fn.countAll<number | string>().as('n'),
-      eb.fn.min('created_at').as('first'),
-      eb.fn.max('created_at').as('last'),
+      eb.fn.min('report_issues.created_at').as('first'),
+      eb.fn.max('report_issues.created_at').as('last'),
     ])
-    .where('project_id', '=', projectId)
-    .where('issue_id', '=', issueId)
-    .groupBy('outcome')
+    .groupBy('reports.outcome')
     .execute();
   if (rows.length === 0) return null;
   const counts: OutcomeCounts = { success: 0, failure: 0, confusing: 0, gave_up: 0, request: 0 };
@@ -245,13 +250,10 @@ export async function recountIssue(
     if (first === '' || f < first) first = f;
     if (l > last) last = l;
   }
-  const latest = await trx
-    .selectFrom('reports')
-    .select('details')
-    .where('project_id', '=', projectId)
-    .where('issue_id', '=', issueId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+  const latest = await issueReports(trx, projectId, issueId)
+    .select('reports.details')
+    .orderBy('report_issues.created_at', 'desc')
+    .orderBy('report_issues.report_id', 'desc')
     .limit(1)
     .executeTakeFirstOrThrow();
   await trx
@@ -280,9 +282,18 @@ export async function setIssueSignature(trx: Kysely<DB>, issueId: string, signat
 export async function findReportOfProject(db: Kysely<DB>, projectId: string, reportId: string) {
   return db
     .selectFrom('reports')
-    .select(['id', 'issue_id', 'outcome', 'tool_name', 'source', 'details', 'metadata'])
-    .where('project_id', '=', projectId)
-    .where('id', '=', reportId)
+    .leftJoin('report_issues', 'report_issues.report_id', 'reports.id')
+    .select([
+      'reports.id',
+      'report_issues.issue_id',
+      'reports.outcome',
+      'reports.tool_name',
+      'reports.source',
+      'reports.details',
+      'reports.metadata',
+    ])
+    .where('reports.project_id', '=', projectId)
+    .where('reports.id', '=', reportId)
     .executeTakeFirst();
 }
 
@@ -293,9 +304,9 @@ export async function setReportIssue(
   reason: string,
 ): Promise<void> {
   await trx
-    .updateTable('reports')
+    .updateTable('report_issues')
     .set({ issue_id: issueId, issue_reason: reason })
-    .where('id', '=', reportId)
+    .where('report_id', '=', reportId)
     .execute();
 }
 

@@ -145,7 +145,7 @@ export async function mergeIssue(
       );
     }
     const now = new Date();
-    await moveIssueMembers(trx, source.id, target.id);
+    await moveIssueMembers(trx, project.id, source.id, target.id);
     // The merged issue's reports now describe `into` too: later reports like them join it.
     const signature = widenSignature(
       parseSignature(target.signature),

@@ -15,18 +15,29 @@ export interface ReportFilters {
   issueId?: string;
 }
 
+/** A report's columns, its issue's from `report_issues` (migration 0017; see withIssue). */
 const REPORT_COLUMNS = [
-  'id',
-  'outcome',
-  'tool_name',
-  'source',
-  'details',
-  'metadata',
-  'created_at',
-  'redactions',
-  'issue_id',
-  'issue_reason',
+  'reports.id',
+  'reports.outcome',
+  'reports.tool_name',
+  'reports.source',
+  'reports.details',
+  'reports.metadata',
+  'reports.created_at',
+  'reports.redactions',
+  'report_issues.issue_id',
+  'report_issues.issue_reason',
 ] as const;
+
+/**
+ * `reports` with each report's issue row (migration 0017): a left join, so a report is never
+ * hidden for want of one; its issue then reads as null, as before it is grouped.
+ */
+function withIssue(db: Kysely<DB>) {
+  return db
+    .selectFrom('reports')
+    .leftJoin('report_issues', 'report_issues.report_id', 'reports.id');
+}
 
 /** The WHERE clauses of the filters, on columns qualified by table so joins stay unambiguous. */
 export function applyReportFilters<O>(
@@ -38,7 +49,20 @@ export function applyReportFilters<O>(
   if (filters.outcome !== undefined) q = q.where('reports.outcome', '=', filters.outcome);
   if (filters.toolName !== undefined) q = q.where('reports.tool_name', '=', filters.toolName);
   if (filters.source !== undefined) q = q.where('reports.source', '=', filters.source);
-  if (filters.issueId !== undefined) q = q.where('reports.issue_id', '=', filters.issueId);
+  const { issueId } = filters;
+  if (issueId !== undefined) {
+    q = q.where((eb) =>
+      eb(
+        'reports.id',
+        'in',
+        eb
+          .selectFrom('report_issues')
+          .select('report_issues.report_id')
+          .where('report_issues.project_id', '=', projectId)
+          .where('report_issues.issue_id', '=', issueId),
+      ),
+    );
+  }
   if (filters.from !== undefined)
     q = q.where('reports.created_at', '>=', filters.from.toISOString());
   if (filters.before !== undefined)
@@ -80,14 +104,13 @@ export type PageStart = { offset: number } | { after: ReportKey };
 
 /**
  * The label a page seeks on when several are given, most selective first as projects usually
- * look: an issue's reports (issue 18; its index, migration 0013, is (project_id, issue_id,
- * created_at, id), so other labels are checked on the issue's rows), then many tools, a handful
- * of agent clients, five outcomes. The others are checked inside the entries of that label's
- * index, which carries all three (migration 0011).
+ * look: an issue's reports (issue 18; seeked in `report_issues`, whose index is (project_id,
+ * issue_id, created_at, report_id), migration 0017, the other labels checked on the issue's
+ * rows), then many tools, a handful of agent clients, five outcomes. The others are checked
+ * inside the entries of that label's index, which carries all three (migration 0011).
  */
 const SEEK_ORDER = ['issueId', 'toolName', 'source', 'outcome'] as const;
 const LABEL_COLUMN = {
-  issueId: 'reports.issue_id',
   toolName: 'reports.tool_name',
   source: 'reports.source',
   outcome: 'reports.outcome',
@@ -169,41 +192,91 @@ interface PageParams extends Record<string, unknown> {
   offset: number;
 }
 
-const pageQuery = compiledShapes((db: Kysely<DB>, shape: PageShape, p: PageParams) => {
-  const { dialect } = shape;
+/**
+ * SQLite rates a range on created_at as more selective than a label's equality and would walk
+ * the time index checking the label; likely() says the range keeps most rows, and SQLite still
+ * seeks on it (it looks through the wrapper), after the label.
+ */
+function bounded(dialect: Dialect, term: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
+  return dialect === 'sqlite' ? sql<SqlBool>`likely(${term})` : term;
+}
+
+/**
+ * The page of `ids` (a table's (created_at, id) columns, newest first): its time bounds and
+ * cursor, then the rows to skip and to take.
+ */
+function inPage<D, T extends keyof D, O>(
+  ids: SelectQueryBuilder<D, T, O>,
+  shape: PageShape,
+  p: PageParams,
+  createdAt: string,
+  id: string,
+): SelectQueryBuilder<D, T, O> {
+  const at = sql.ref(createdAt);
+  const terms: RawBuilder<SqlBool>[] = [];
+  if (shape.from) terms.push(sql<SqlBool>`${at} >= ${p.from}`);
+  if (shape.before) terms.push(sql<SqlBool>`${at} < ${p.before}`);
+  if (shape.after) terms.push(sql<SqlBool>`(${at}, ${sql.ref(id)}) < (${p.afterAt}, ${p.afterId})`);
+  let q = ids;
+  for (const term of terms) q = q.where(bounded(shape.dialect, term));
+  return q.orderBy(at, 'desc').orderBy(sql.ref(id), 'desc').limit(p.limit).offset(p.offset);
+}
+
+/** The ids (and times) of a page of reports, seeked in the index of one label. */
+function labelPageIds(db: Kysely<DB>, shape: PageShape, p: PageParams) {
   let ids = db
     .selectFrom('reports')
     .select(['reports.id', 'reports.created_at'])
     .where('reports.project_id', '=', p.projectId);
   for (const label of shape.labels) {
+    if (label === 'issueId') continue;
     const column = LABEL_COLUMN[label];
     const value = p[label] as string;
     ids =
-      dialect === 'sqlite' && label !== shape.seekOn
+      shape.dialect === 'sqlite' && label !== shape.seekOn
         ? ids.where(sql<string>`+${sql.ref(column)}`, '=', value)
         : ids.where(column, '=', value);
   }
-  // SQLite rates a range on created_at as more selective than a label's equality and would
-  // walk the time index checking the label; likely() says the range keeps most rows, and
-  // SQLite still seeks on it (it looks through the wrapper), after the label.
-  const bound = (term: RawBuilder<SqlBool>) =>
-    dialect === 'sqlite' ? sql<SqlBool>`likely(${term})` : term;
-  const createdAt = sql.ref('reports.created_at');
-  if (shape.from) ids = ids.where(bound(sql<SqlBool>`${createdAt} >= ${p.from}`));
-  if (shape.before) ids = ids.where(bound(sql<SqlBool>`${createdAt} < ${p.before}`));
-  if (shape.after) {
-    const key = sql<SqlBool>`(${createdAt}, ${sql.ref('reports.id')}) < (${p.afterAt}, ${p.afterId})`;
-    ids = ids.where(bound(key));
+  return inPage(ids, shape, p, 'reports.created_at', 'reports.id');
+}
+
+/**
+ * The ids (and times) of a page of an issue's reports, seeked in `report_issues`; other labels
+ * are checked on each report's row, looked up by its key (few: an issue's reports mostly share
+ * its tool and outcome).
+ */
+function issuePageIds(db: Kysely<DB>, shape: PageShape, p: PageParams) {
+  let ids = db
+    .selectFrom('report_issues')
+    .select(['report_issues.report_id as id', 'report_issues.created_at'])
+    .where('report_issues.project_id', '=', p.projectId)
+    .where('report_issues.issue_id', '=', p.issueId);
+  const labels = shape.labels.filter(
+    (label): label is keyof typeof LABEL_COLUMN => label !== 'issueId',
+  );
+  if (labels.length > 0) {
+    ids = ids.where((eb) => {
+      let row = eb
+        .selectFrom('reports')
+        .select('reports.id')
+        .whereRef('reports.id', '=', 'report_issues.report_id');
+      for (const label of labels) {
+        row = row.where(LABEL_COLUMN[label], '=', p[label] as string);
+      }
+      return eb.exists(row);
+    });
   }
-  const inner = ids
-    .orderBy('reports.created_at', 'desc')
-    .orderBy('reports.id', 'desc')
-    .limit(p.limit)
-    .offset(p.offset);
+  return inPage(ids, shape, p, 'report_issues.created_at', 'report_issues.report_id');
+}
+
+const pageQuery = compiledShapes((db: Kysely<DB>, shape: PageShape, p: PageParams) => {
+  const inner =
+    shape.seekOn === 'issueId' ? issuePageIds(db, shape, p) : labelPageIds(db, shape, p);
   return db
     .selectFrom(inner.as('page'))
     .innerJoin('reports', 'reports.id', 'page.id')
-    .select(REPORT_COLUMNS.map((column) => `reports.${column}` as const))
+    .leftJoin('report_issues', 'report_issues.report_id', 'reports.id')
+    .select(REPORT_COLUMNS)
     .orderBy('page.created_at', 'desc')
     .orderBy('page.id', 'desc');
 });
@@ -226,10 +299,9 @@ export async function countReportsByOutcome(
 }
 
 export async function findReportById(db: Kysely<DB>, id: string) {
-  return db
-    .selectFrom('reports')
-    .select([...REPORT_COLUMNS, 'project_id'])
-    .where('id', '=', id)
+  return withIssue(db)
+    .select([...REPORT_COLUMNS, 'reports.project_id'])
+    .where('reports.id', '=', id)
     .executeTakeFirst();
 }
 
@@ -240,12 +312,11 @@ export async function listReportsAfterId(
   afterId: string,
   limit: number,
 ) {
-  return db
-    .selectFrom('reports')
+  return withIssue(db)
     .select(REPORT_COLUMNS)
-    .where('project_id', '=', projectId)
-    .where('id', '>', afterId)
-    .orderBy('id', 'asc')
+    .where('reports.project_id', '=', projectId)
+    .where('reports.id', '>', afterId)
+    .orderBy('reports.id', 'asc')
     .limit(limit)
     .execute();
 }

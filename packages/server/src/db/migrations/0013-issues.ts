@@ -7,12 +7,12 @@ import type { Dialect } from '../database.js';
  *   (kept by the grouper in the transaction that assigns each report) and the grouping
  *   engine's signature (JSON text). `kind` (problem | success | request) with `tool_name`
  *   bounds the candidates a report is compared with (issues/issue-grouping.ts).
- * - `reports.issue_id`: null until grouped; `issue_reason`: the engine's why ("same tool, 0.82
- *   similar to …", or a developer's move). Two indexes: the `issue_id` filter of the reports
- *   list walks (project_id, issue_id, created_at, id); the grouper finds the reports still to
- *   group through a partial index holding only those, which stays a few entries small
- *   whatever the table's size, and sees a report committed late (another instance, another
- *   connection) as well as one committed in order.
+ * - `reports.issue_id` (moved to `report_issues` by 0017): null until grouped; `issue_reason`:
+ *   the engine's why ("same tool, 0.82 similar to …", or a developer's move). Two indexes: the
+ *   `issue_id` filter of the reports list walks (project_id, issue_id, created_at, id); the
+ *   grouper finds the reports still to group through a partial index holding only those,
+ *   which stays a few entries small whatever the table's size, and sees a report committed
+ *   late (another instance, another connection) as well as one committed in order.
  * - `grouping_progress`: one row ('default'): the position of the last grouped report and how
  *   many were grouped. On PostgreSQL the grouper locks it (`for update`), so one instance
  *   groups at a time.

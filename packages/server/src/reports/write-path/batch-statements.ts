@@ -148,12 +148,17 @@ export function addToCounters(
 /** `reports`, or the SQLite writer's inbox (migration 0005). */
 export type ReportTable = 'reports' | 'report_inbox';
 
+/**
+ * The reports' insert; into `reports`, with each report's row of `report_issues` (migration
+ * 0017), its issue null until the grouper places it. The SQLite inbox needs none: its reports
+ * get theirs when moved (sqlite/sqlite-report-batch.ts).
+ */
 export function insertReports(
   dialect: StatementDialect,
   table: ReportTable,
   reports: readonly NewReport[],
 ): Statement[] {
-  return valuesStatements(
+  const statements = valuesStatements(
     dialect,
     `insert into ${table}
       (id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions)`,
@@ -169,6 +174,15 @@ export function insertReports(
       r.redactions,
     ]),
     '',
+  );
+  if (table === 'report_inbox') return statements;
+  return statements.concat(
+    valuesStatements(
+      dialect,
+      'insert into report_issues (report_id, project_id, created_at)',
+      reports.map((r) => [r.id, r.projectId, r.createdAt.toISOString()]),
+      '',
+    ),
   );
 }
 

@@ -63,11 +63,20 @@ export function createSqliteReportBatch(
     select id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions
     from report_inbox where rowid <= ? order by rowid
   `);
+  // Their rows of `report_issues` (migration 0017), without an issue.
+  const registerUpTo = sqlite.prepare(`
+    insert into report_issues (report_id, project_id, created_at)
+    select id, project_id, created_at from report_inbox where rowid <= ?
+  `);
   const emptyUpTo = sqlite.prepare('delete from report_inbox where rowid <= ?');
+  const moveUngrouped = (last: number | bigint) => {
+    moveUpTo.run(last);
+    registerUpTo.run(last);
+  };
   /** Above every rowid SQLite can give. */
   const LAST_ROWID = 9_223_372_036_854_775_807n;
   const move = sqlite.transaction(() => {
-    moveUpTo.run(LAST_ROWID);
+    moveUngrouped(LAST_ROWID);
     emptyUpTo.run(LAST_ROWID);
   });
   // Reports committed to the inbox and not moved yet, including any a stopped server left.
@@ -119,28 +128,27 @@ export function createSqliteReportBatch(
     select rowid as inbox_row, id, project_id, outcome, tool_name, details, created_at
     from report_inbox order by rowid limit ${GROUPED_MOVE_ROWS}
   `);
-  // One statement for the chunk, its placements bound as rows of (inbox row, issue, reason): an
-  // insert … select per report cost ~45 µs each, the placements as one JSON array read through
-  // json_each ~20 µs (extracting the reasons was most of it), these ~9 µs, as the move without
-  // issues costs ~7 (scratch measurement, 500-report chunks).
+  // The chunk's reports, then their rows of `report_issues` (migration 0017) with the
+  // placements bound as rows of (inbox row, issue, reason): one statement each. An insert …
+  // select per report cost ~45 µs each, the placements as one JSON array read through json_each
+  // ~20 µs (extracting the reasons was most of it), these ~9 µs, as the move without issues
+  // costs ~7 (scratch measurement, 500-report chunks, when the issue was a column of `reports`).
   const insertGroupedBySize = new Map<number, SQLite.Statement>();
-  function insertGrouped(placements: (string | number | null)[][]): void {
+  function insertGrouped(last: number, placements: (string | number | null)[][]): void {
     let statement = insertGroupedBySize.get(placements.length);
     if (!statement) {
       const rows = placements.map(() => '(?, ?, ?)').join(', ');
       statement = sqlite.prepare(`
-        insert into reports (id, project_id, outcome, tool_name, source, details, metadata,
-          created_at, redactions, issue_id, issue_reason)
-        select i.id, i.project_id, i.outcome, i.tool_name, i.source, i.details, i.metadata,
-          i.created_at, i.redactions, p.column2, p.column3
+        insert into report_issues (report_id, project_id, created_at, issue_id, issue_reason)
+        select i.id, i.project_id, i.created_at, p.column2, p.column3
         from (values ${rows}) as p
         join report_inbox as i on i.rowid = p.column1
-        order by p.column1
       `);
       // Mostly full chunks; a chunk of another size is the inbox's tail. A few kept.
       if (insertGroupedBySize.size >= 16) insertGroupedBySize.clear();
       insertGroupedBySize.set(placements.length, statement);
     }
+    moveUpTo.run(last);
     statement.run(placements.flat());
   }
   /**
@@ -162,8 +170,8 @@ export function createSqliteReportBatch(
           const placed = arrivals.placements.get(row.id);
           return [row.inbox_row, placed?.issueId ?? null, placed?.reason ?? null];
         });
-        insertGrouped(placements);
-      } else moveUpTo.run(last);
+        insertGrouped(last, placements);
+      } else moveUngrouped(last);
       emptyUpTo.run(last);
       return { count: rows.length, changes: arrivals?.changes ?? [] };
     });
