@@ -7,8 +7,10 @@ import { StartupError } from './errors/startup-error.js';
 import { Grouper } from './issues/grouper.js';
 import { startGroupingThread } from './issues/grouping-thread.js';
 import { IngestKeyCache } from './keys/ingest-key-cache.js';
+import { apiKeyCache } from './keys/key.service.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
+import { ownedProjectCache } from './projects/project.service.js';
 import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
@@ -122,6 +124,8 @@ export async function buildContext(
       passwords: createPasswordHasher(),
       reportScreen: createReportScreen(db, config, ingestKeys),
       grouper,
+      apiKeys: apiKeyCache(db),
+      ownedProjects: ownedProjectCache(db),
       async close() {
         // The grouper first (its batch under way commits or rolls back), then the writer:
         // reports under way are stored (and announced) before the rest goes. Reports stored

@@ -4,8 +4,10 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { Grouper } from './issues/grouper.js';
+import type { ApiKeys } from './keys/key.service.js';
 import type { IngestGate } from './limits/ingest-gate.js';
 import type { ThrottleLog } from './limits/throttle-log.js';
+import type { OwnedProjects } from './projects/project.service.js';
 import type { EventBus } from './realtime/event-bus.js';
 import type { ReportScreen } from './reports/screening/report-screen.js';
 import type { ReportWriter } from './reports/write-path/index.js';
@@ -30,4 +32,8 @@ export interface AppContext {
   reportScreen: ReportScreen;
   /** Places reports in issues in the background (issues/grouper.ts); started with the context. */
   grouper: Grouper;
+  /** The secret API keys as read requests check them, kept a few seconds (keys/key.service.ts). */
+  apiKeys: ApiKeys;
+  /** Which account owns which project, kept a few seconds (projects/project.service.ts). */
+  ownedProjects: OwnedProjects;
 }

@@ -54,8 +54,12 @@ describe.each(DIALECTS)('read API authentication on %s', (dialect) => {
       expect(res.body.code).toBe('invalid_api_key');
     }
     const other = await server.tenant();
+    // Used first, so that the server holds the key (keys/key.service.ts apiKeyCache): a
+    // revocation on this instance still stops it at once.
+    const used = await call(`${server.url}/v1/projects`, { headers: bearer(other.apiKey) });
+    expect(used.status).toBe(200);
     await revokeApiKeyOfAccount(
-      server.ctx.db,
+      server.ctx,
       other.accountId,
       (
         await server.ctx.db

@@ -69,7 +69,7 @@ export async function projectTimeseries(
   projectId: string,
   query: StatsQuery,
 ): Promise<Timeseries> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   const today = startOfUtcDay(new Date());
   const fromDay = query.from ? startOfUtcDay(query.from.start) : null;
   const lastDay = query.to
@@ -121,7 +121,7 @@ export async function projectToolStats(
   projectId: string,
   query: Omit<ToolStatsQuery, 'tool_name'>,
 ): Promise<ToolStats> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   const filters = { source: query.source, from: query.from?.start, before: query.to?.end };
   const page = { offset: (query.page - 1) * query.limit, limit: query.limit };
   // As the reports list's stats (report.service.ts): all time from the running counters, a
@@ -157,7 +157,7 @@ export async function projectSourceStats(
   projectId: string,
   query: Omit<StatsQuery, 'source'>,
 ): Promise<SourceStats> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   const filters = { toolName: query.tool_name, from: query.from?.start, before: query.to?.end };
   const { dialect } = ctx.database;
   // As projectToolStats: the running counters hold all time, a date range the rollups.

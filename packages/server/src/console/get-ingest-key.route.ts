@@ -9,7 +9,7 @@ export function registerConsoleGetIngestKey(app: FastifyInstance, ctx: AppContex
   app.get<{ Params: { id: string } }>('/v1/console/projects/:id/ingest-key', {
     preHandler: requireSession(ctx),
     handler: async (request) => {
-      const project = await getOwnedProject(ctx.db, request.accountId, request.params.id);
+      const project = await getOwnedProject(ctx, request.accountId, request.params.id);
       // Every project is created with a key; issue one should a project somehow have none.
       const key =
         (await getIngestKey(ctx.db, project.id)) ?? (await issueIngestKey(ctx.db, project.id));

@@ -17,7 +17,7 @@ export function registerConsoleIntegrate(app: FastifyInstance, ctx: AppContext):
     preHandler: requireSession(ctx),
     handler: async (request): Promise<IntegrateInfo> => {
       const { source } = parseQuery(IntegrateQuery, request.query);
-      const project = await getOwnedProject(ctx.db, request.accountId, request.params.id);
+      const project = await getOwnedProject(ctx, request.accountId, request.params.id);
       const ingestKey =
         (await getIngestKey(ctx.db, project.id)) ?? (await issueIngestKey(ctx.db, project.id));
       const publicUrl = ctx.config.publicUrl;

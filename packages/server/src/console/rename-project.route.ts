@@ -10,7 +10,7 @@ export function registerConsoleRenameProject(app: FastifyInstance, ctx: AppConte
     preHandler: requireSession(ctx),
     handler: async (request) => {
       const { name } = parseBody(NameBody, request.body);
-      return renameProject(ctx.db, request.accountId, request.params.id, name);
+      return renameProject(ctx, request.accountId, request.params.id, name);
     },
   });
 }

@@ -7,7 +7,7 @@ export function registerConsoleRevokeApiKey(app: FastifyInstance, ctx: AppContex
   app.delete<{ Params: { id: string } }>('/v1/console/api-keys/:id', {
     preHandler: requireSession(ctx),
     handler: async (request, reply) => {
-      await revokeApiKeyOfAccount(ctx.db, request.accountId, request.params.id);
+      await revokeApiKeyOfAccount(ctx, request.accountId, request.params.id);
       return reply.code(204).send();
     },
   });

@@ -9,7 +9,7 @@ export function registerConsoleRotateIngestKey(app: FastifyInstance, ctx: AppCon
   app.post<{ Params: { id: string } }>('/v1/console/projects/:id/ingest-key/rotate', {
     preHandler: requireSession(ctx),
     handler: async (request) => {
-      const project = await getOwnedProject(ctx.db, request.accountId, request.params.id);
+      const project = await getOwnedProject(ctx, request.accountId, request.params.id);
       const ingestKey = await rotateIngestKey(ctx.db, project.id);
       // The old key's cached settings go at once (the writer refuses it in any case).
       ctx.ingestGate.forget(project.id);

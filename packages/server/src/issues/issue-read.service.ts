@@ -38,7 +38,7 @@ export async function listIssues(
   projectId: string,
   query: ListIssuesQuery,
 ): Promise<IssueList> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   const filters = {
     status: query.status === 'all' ? undefined : query.status,
     outcome: query.outcome,
@@ -74,7 +74,7 @@ export async function getIssue(
   projectId: string,
   issueId: string,
 ): Promise<IssueDetail> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   if (!ISSUE_ID.test(issueId)) throw issueNotFound();
   const row = await findIssue(ctx.db, project.id, issueId);
   if (!row) throw issueNotFound();

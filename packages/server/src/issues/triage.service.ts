@@ -89,7 +89,7 @@ export async function updateIssue(
   issueId: string,
   body: { status?: UpdateIssueBody['status']; note?: string | null },
 ): Promise<IssueDetail> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   if (!ISSUE_ID.test(issueId)) throw issueNotFound();
   const changed = await underGroupingLock(ctx, async (trx) => {
     const row = await findIssue(trx, project.id, issueId);
@@ -124,7 +124,7 @@ export async function mergeIssue(
   issueId: string,
   into: string,
 ): Promise<IssueDetail> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   if (!ISSUE_ID.test(issueId)) throw issueNotFound();
   if (into === issueId) {
     throw new ApiError(
@@ -178,7 +178,7 @@ export async function moveReport(
   reportId: string,
   body: MoveReportBody,
 ): Promise<MovedReport> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   const notFound = new ApiError('not_found', 'No report with this id in this project.');
   if (!ISSUE_ID.test(reportId)) throw notFound;
   // The report may have been acknowledged a moment ago: make it readable first.

@@ -72,15 +72,16 @@ const TOUCH_EVERY_MS = 60_000;
  * Records use, at most once a minute per key: a write per read request would make every read
  * contend with report inserts for the database's single writer. The key as just read says
  * whether it is due, so a key used within the minute costs no statement at all; the update's
- * own condition keeps concurrent requests (and instances) from writing it twice.
+ * own condition keeps concurrent requests (and instances) from writing it twice. Returns
+ * whether it was due (the caller's copy of the key is then out of date).
  */
 export async function touchApiKey(
   db: Kysely<DB>,
   key: { id: string; last_used_at: Date | string | null },
   now: Date,
-): Promise<void> {
+): Promise<boolean> {
   const staleBefore = new Date(now.getTime() - TOUCH_EVERY_MS);
-  if (key.last_used_at !== null && toDate(key.last_used_at) >= staleBefore) return;
+  if (key.last_used_at !== null && toDate(key.last_used_at) >= staleBefore) return false;
   await db
     .updateTable('api_keys')
     .set({ last_used_at: now.toISOString() })
@@ -89,4 +90,5 @@ export async function touchApiKey(
       eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore.toISOString())]),
     )
     .execute();
+  return true;
 }

@@ -12,6 +12,7 @@ import {
   isSecretKeyLike,
 } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
+import { LookupCache } from '../db/lookup-cache.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
@@ -128,23 +129,48 @@ export async function listApiKeys(db: Kysely<DB>, accountId: string) {
   return listApiKeysOfAccount(db, accountId);
 }
 
-export async function revokeApiKeyOfAccount(db: Kysely<DB>, accountId: string, keyId: string) {
-  const revoked = await revokeApiKey(db, accountId, keyId, new Date());
+export type ApiKeyRow = NonNullable<Awaited<ReturnType<typeof findApiKeyByHash>>>;
+export type ApiKeys = LookupCache<ApiKeyRow | null>;
+
+/** How long a secret API key, once read, is trusted (ApiKeys). */
+export const API_KEY_CACHE_MS = 10_000;
+
+/**
+ * The secret API keys as every read request checks them (one statement, a round trip on
+ * PostgreSQL, per request otherwise): kept API_KEY_CACHE_MS by key hash, unknown hashes too. A
+ * key revoked on this instance stops at once (revokeApiKeyOfAccount); on another instance
+ * (several on one PostgreSQL), within that time, as an ingest key's rotation
+ * (keys/ingest-key-cache.ts).
+ */
+export function apiKeyCache(db: Kysely<DB>): ApiKeys {
+  return new LookupCache(async (hash) => (await findApiKeyByHash(db, hash)) ?? null, {
+    ttlMs: API_KEY_CACHE_MS,
+    maxEntries: 50_000,
+  });
+}
+
+export async function revokeApiKeyOfAccount(
+  ctx: { db: Kysely<DB>; apiKeys: ApiKeys },
+  accountId: string,
+  keyId: string,
+) {
+  const revoked = await revokeApiKey(ctx.db, accountId, keyId, new Date());
+  ctx.apiKeys.forget((key) => key?.id === keyId);
   if (revoked === 0)
     throw new ApiError('not_found', 'No active API key with this id in your account.');
 }
 
 /** The account an `Authorization: Bearer` API key belongs to, or the reason it is refused. */
 export async function authenticateApiKey(
-  db: Kysely<DB>,
+  ctx: { db: Kysely<DB>; apiKeys: ApiKeys },
   header: string | undefined,
 ): Promise<string> {
-  return (await authenticateApiKeyWithScopes(db, header)).accountId;
+  return (await authenticateApiKeyWithScopes(ctx, header)).accountId;
 }
 
 /** The account of an `Authorization: Bearer` API key and what the key may do. */
 export async function authenticateApiKeyWithScopes(
-  db: Kysely<DB>,
+  ctx: { db: Kysely<DB>; apiKeys: ApiKeys },
   header: string | undefined,
 ): Promise<{ accountId: string; scopes: ApiKeyScope[] }> {
   if (!header?.trim()) {
@@ -173,13 +199,15 @@ export async function authenticateApiKeyWithScopes(
       `This is not a valid API key: expected ${API_KEY_PREFIX} followed by base62 characters with a matching checksum. It may be truncated or mistyped; copy it again.`,
     );
   }
-  const row = await findApiKeyByHash(db, hashApiKey(key));
+  const hash = hashApiKey(key);
+  const row = await ctx.apiKeys.get(hash);
   if (!row || row.revoked_at !== null) {
     throw new ApiError(
       'invalid_api_key',
       'This API key is unknown or has been revoked. Create a new one in the dashboard.',
     );
   }
-  await touchApiKey(db, row, new Date());
+  const now = new Date();
+  if (await touchApiKey(ctx.db, row, now)) ctx.apiKeys.set(hash, { ...row, last_used_at: now });
   return { accountId: row.account_id, scopes: parseScopes(row.scopes) };
 }

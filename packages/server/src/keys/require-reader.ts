@@ -26,6 +26,6 @@ export function requireReader(ctx: AppContext) {
       request.accountId = session.accountId;
       return;
     }
-    request.accountId = await authenticateApiKey(ctx.db, authorization);
+    request.accountId = await authenticateApiKey(ctx, authorization);
   };
 }

@@ -21,7 +21,7 @@ export function requireTriage(ctx: AppContext) {
       request.accountId = session.accountId;
       return;
     }
-    const { accountId, scopes } = await authenticateApiKeyWithScopes(ctx.db, authorization);
+    const { accountId, scopes } = await authenticateApiKeyWithScopes(ctx, authorization);
     if (!scopes.includes('triage')) {
       throw new ApiError(
         'missing_scope',

@@ -35,7 +35,7 @@ export async function getProjectLimits(
   accountId: string,
   projectId: string,
 ): Promise<ProjectLimits> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   const [settings, account] = await Promise.all([
     findProjectLimits(ctx.db, project.id),
     findAccountById(ctx.db, accountId),
@@ -75,7 +75,7 @@ export async function setProjectLimits(
   projectId: string,
   settings: ProjectLimitSettings,
 ): Promise<ProjectLimits> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   const before = await findProjectLimits(ctx.db, project.id);
   if (settings.monthly_cap !== null && before?.monthly_cap == null) {
     // Every report acknowledged so far is counted (the read waits for the writer,
@@ -96,7 +96,7 @@ export async function getThrottledStats(
   accountId: string,
   projectId: string,
 ): Promise<ThrottledStats> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   // This instance's counts of the last seconds too (others add theirs every 5 s).
   await ctx.throttles.flush();
   const sinceDay = utcDay(Date.now() - (THROTTLED_DAYS - 1) * DAY_MS);

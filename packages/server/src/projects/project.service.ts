@@ -1,5 +1,6 @@
 import type { Project } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
+import { LookupCache } from '../db/lookup-cache.js';
 import type { DB } from '../db/schema.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
@@ -37,11 +38,37 @@ export async function listProjects(db: Kysely<DB>, accountId: string): Promise<P
   return (await listProjectsOfAccount(db, accountId)).map(toWireProject);
 }
 
+export type OwnedProject = NonNullable<Awaited<ReturnType<typeof findProjectOfAccount>>>;
+export type OwnedProjects = LookupCache<OwnedProject | null>;
+
+/** How long a project's owner and name, once read, are trusted (OwnedProjects). */
+export const OWNED_PROJECT_CACHE_MS = 10_000;
+
+/**
+ * Which project belongs to which account, as every read of a project asks it (one statement,
+ * a round trip on PostgreSQL, per request otherwise): kept OWNED_PROJECT_CACHE_MS per account
+ * and project id. A project never changes account; its name may, and a rename on this instance
+ * forgets it at once (renameProject), on another within that time.
+ */
+export function ownedProjectCache(db: Kysely<DB>): OwnedProjects {
+  return new LookupCache(
+    async (key) => {
+      const [accountId = '', projectId = ''] = key.split('/');
+      return (await findProjectOfAccount(db, accountId, projectId)) ?? null;
+    },
+    { ttlMs: OWNED_PROJECT_CACHE_MS, maxEntries: 50_000 },
+  );
+}
+
 /** The project if it belongs to the account; otherwise 404, never revealing that it exists. */
-export async function getOwnedProject(db: Kysely<DB>, accountId: string, projectId: string) {
+export async function getOwnedProject(
+  ctx: { ownedProjects: OwnedProjects },
+  accountId: string,
+  projectId: string,
+): Promise<OwnedProject> {
   const project = /^[0-9a-f]{32}$/.test(projectId)
-    ? await findProjectOfAccount(db, accountId, projectId)
-    : undefined;
+    ? await ctx.ownedProjects.get(`${accountId}/${projectId}`)
+    : null;
   if (!project) {
     throw new ApiError(
       'project_not_found',
@@ -52,12 +79,13 @@ export async function getOwnedProject(db: Kysely<DB>, accountId: string, project
 }
 
 export async function renameProject(
-  db: Kysely<DB>,
+  ctx: { db: Kysely<DB>; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   name: string,
 ) {
-  const project = await getOwnedProject(db, accountId, projectId);
-  await updateProjectName(db, project.id, name);
+  const project = await getOwnedProject(ctx, accountId, projectId);
+  await updateProjectName(ctx.db, project.id, name);
+  ctx.ownedProjects.forget((cached) => cached?.id === project.id);
   return toWireProject({ ...project, name });
 }

@@ -16,7 +16,7 @@ export function registerReportEvents(app: FastifyInstance, ctx: AppContext, hub:
     preHandler: requireReader(ctx),
     handler: async (request, reply) => {
       parseQuery(ReportEventsQuery, request.query);
-      const project = await getOwnedProject(ctx.db, request.accountId, request.params.projectId);
+      const project = await getOwnedProject(ctx, request.accountId, request.params.projectId);
       const header = request.headers['last-event-id'];
       const lastEventId =
         typeof header === 'string' && /^[0-9a-f]{32}$/.test(header) ? header : null;

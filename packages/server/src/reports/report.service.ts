@@ -137,7 +137,7 @@ export async function listReports(
   projectId: string,
   query: ListReportsQuery,
 ): Promise<ReportList> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   const facets: Omit<ReportFilters, 'outcome'> = {
     toolName: query.tool_name,
     source: query.source,

@@ -8,7 +8,7 @@ export async function getRedactionSettings(
   accountId: string,
   projectId: string,
 ): Promise<RedactionSettings> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   return { redact_personal_data: await getRedactPersonalData(ctx.db, project.id) };
 }
 
@@ -19,7 +19,7 @@ export async function updateRedactionSettings(
   projectId: string,
   settings: RedactionSettings,
 ): Promise<RedactionSettings> {
-  const project = await getOwnedProject(ctx.db, accountId, projectId);
+  const project = await getOwnedProject(ctx, accountId, projectId);
   await setRedactPersonalData(ctx.db, project.id, settings.redact_personal_data);
   ctx.reportScreen.forgetProject(project.id);
   return settings;
