@@ -17,6 +17,7 @@ import { findReportById } from './reports/report.repository.js';
 import { toWireReport } from './reports/report.service.js';
 import { createReportScreen } from './reports/screening/report-screen.js';
 import { createReportWriter, type ReportWriter } from './reports/write-path/index.js';
+import { sessionCache } from './sessions/session.service.js';
 
 /**
  * Opens the database, brings its schema up to date, starts the report writer, the realtime
@@ -126,6 +127,7 @@ export async function buildContext(
       grouper,
       apiKeys: apiKeyCache(db),
       ownedProjects: ownedProjectCache(db),
+      sessions: sessionCache(db),
       async close() {
         // The grouper first (its batch under way commits or rolls back), then the writer:
         // reports under way are stored (and announced) before the rest goes. Reports stored

@@ -11,6 +11,7 @@ import type { OwnedProjects } from './projects/project.service.js';
 import type { EventBus } from './realtime/event-bus.js';
 import type { ReportScreen } from './reports/screening/report-screen.js';
 import type { ReportWriter } from './reports/write-path/index.js';
+import type { Sessions } from './sessions/session.service.js';
 
 /**
  * Everything a service needs, built once at start (`buildContext`) and passed in: no module
@@ -36,4 +37,6 @@ export interface AppContext {
   apiKeys: ApiKeys;
   /** Which account owns which project, kept a few seconds (projects/project.service.ts). */
   ownedProjects: OwnedProjects;
+  /** The dashboard's live sessions, kept a few seconds (sessions/session.service.ts). */
+  sessions: Sessions;
 }

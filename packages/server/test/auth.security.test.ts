@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ProblemDetails } from '@debrief/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
@@ -110,11 +111,23 @@ describe.each(DIALECTS)('dashboard auth security on %s', (dialect) => {
     expect(forged.status).toBe(401);
     const t = await server.tenant();
     const session = await sessionFor(server, t.accountId);
+    expect((await session.call('/v1/console/projects')).status).toBe(200);
+    // The instance now holds the session (sessions/session.service.ts sessionCache): its
+    // expiry is checked on every use all the same.
+    const idHash = createHash('sha256')
+      .update(session.cookie.replace('debrief_session=', ''))
+      .digest('hex');
+    const held = server.ctx.sessions.peek(idHash);
+    expect(held).toBeTruthy();
+    server.ctx.sessions.set(idHash, { ...held!, expires_at: new Date(Date.now() - 1000) });
+    expect((await session.call('/v1/console/projects')).status).toBe(401);
+    // And a session expired in the database is refused once read again.
     await server.ctx.db
       .updateTable('sessions')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('account_id', '=', t.accountId)
       .execute();
+    server.ctx.sessions.delete(idHash);
     expect((await session.call('/v1/console/projects')).status).toBe(401);
   });
 

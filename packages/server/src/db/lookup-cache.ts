@@ -36,6 +36,11 @@ export class LookupCache<V extends object | null> {
     this.store(key, { value, expires: Date.now() + this.options.ttlMs });
   }
 
+  /** Drops a key (a write of this instance's removed its row); a read still out is not kept. */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   /**
    * Drops the entries whose value matches (they are read again on their next use), and every
    * read still out, which may have read the row before the change: its answer is not kept.

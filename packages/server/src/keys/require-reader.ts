@@ -21,7 +21,7 @@ export function requireReader(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const authorization = request.headers.authorization;
     if (authorization === undefined && sessionIdOf(request)) {
-      const session = await resolveSession(ctx.db, request);
+      const session = await resolveSession(ctx, request);
       if (!session) throw notAuthenticated();
       request.accountId = session.accountId;
       return;

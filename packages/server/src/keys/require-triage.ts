@@ -15,7 +15,7 @@ export function requireTriage(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const authorization = request.headers.authorization;
     if (authorization === undefined && sessionIdOf(request)) {
-      const session = await resolveSession(ctx.db, request);
+      const session = await resolveSession(ctx, request);
       if (!session) throw notAuthenticated();
       assertCsrfToken(request, session);
       request.accountId = session.accountId;

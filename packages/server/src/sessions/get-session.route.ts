@@ -10,7 +10,7 @@ import { resolveSession } from './session.service.js';
 export function registerGetSession(app: FastifyInstance, ctx: AppContext): void {
   app.get('/v1/auth/session', async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const session = await resolveSession(ctx.db, request);
+    const session = await resolveSession(ctx, request);
     if (!session) {
       // The sign-in page learns from this same answer whether to offer sign-up.
       const body = problem(ctx.config.publicUrl, 'not_authenticated', notAuthenticated().detail);

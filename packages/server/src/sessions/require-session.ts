@@ -49,7 +49,7 @@ export function assertCsrfToken(request: FastifyRequest, session: Session): void
  */
 export function requireSession(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
-    const session = await resolveSession(ctx.db, request);
+    const session = await resolveSession(ctx, request);
     if (!session) throw notAuthenticated();
     if (!SAFE_METHODS.has(request.method)) assertCsrfToken(request, session);
     request.session = session;

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
+import { LookupCache } from '../db/lookup-cache.js';
 import { type DB, toDate } from '../db/schema.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import {
@@ -54,27 +55,58 @@ export function sessionIdOf(request: FastifyRequest): string | null {
   return value && SESSION_ID_PATTERN.test(value) ? value : null;
 }
 
+type LiveSession = NonNullable<Awaited<ReturnType<typeof findLiveSession>>>;
+export type Sessions = LookupCache<LiveSession | null>;
+
+/** How long a session, once read, is trusted (Sessions). */
+export const SESSION_CACHE_MS = 10_000;
+
+/**
+ * The live sessions as every dashboard request checks them (one statement, a round trip on
+ * PostgreSQL, per request otherwise): kept SESSION_CACHE_MS by id hash. Signing out on this
+ * instance ends the session at once (endSession); on another instance (several on one
+ * PostgreSQL) within that time, as an API key's revocation. Expiry is checked on every use.
+ */
+export function sessionCache(db: Kysely<DB>): Sessions {
+  return new LookupCache(
+    async (idHash) => (await findLiveSession(db, idHash, new Date())) ?? null,
+    {
+      ttlMs: SESSION_CACHE_MS,
+      maxEntries: 50_000,
+    },
+  );
+}
+
 /** The live session of the request, extending its expiry when it is used (sliding). */
 export async function resolveSession(
-  db: Kysely<DB>,
+  ctx: { db: Kysely<DB>; sessions: Sessions },
   request: FastifyRequest,
 ): Promise<Session | null> {
   const id = sessionIdOf(request);
   if (!id) return null;
   const idHash = hashSessionId(id);
   const now = new Date();
-  const row = await findLiveSession(db, idHash, now);
+  const row = await ctx.sessions.get(idHash);
   if (!row) return null;
   const expiresAt = toDate(row.expires_at).getTime();
+  if (expiresAt <= now.getTime()) return null;
   if (now.getTime() + SESSION_TTL_MS - expiresAt > EXTEND_AFTER_MS) {
-    await extendSession(db, idHash, new Date(now.getTime() + SESSION_TTL_MS));
+    const extended = new Date(now.getTime() + SESSION_TTL_MS);
+    await extendSession(ctx.db, idHash, extended);
+    ctx.sessions.set(idHash, { ...row, expires_at: extended });
   }
   return { idHash, accountId: row.account_id, email: row.email, csrfToken: row.csrf_token };
 }
 
-export async function endSession(db: Kysely<DB>, request: FastifyRequest): Promise<void> {
+export async function endSession(
+  ctx: { db: Kysely<DB>; sessions: Sessions },
+  request: FastifyRequest,
+): Promise<void> {
   const id = sessionIdOf(request);
-  if (id) await deleteSession(db, hashSessionId(id));
+  if (!id) return;
+  const idHash = hashSessionId(id);
+  await deleteSession(ctx.db, idHash);
+  ctx.sessions.delete(idHash);
 }
 
 /** Secure cookies when the instance is public over https, or this request came over https. */

@@ -6,10 +6,10 @@ import { clearSessionCookie, endSession, resolveSession } from './session.servic
 /** Deletes the session server-side and clears the cookie; without a session it only clears. */
 export function registerSignout(app: FastifyInstance, ctx: AppContext): void {
   app.post('/v1/auth/signout', async (request, reply) => {
-    const session = await resolveSession(ctx.db, request);
+    const session = await resolveSession(ctx, request);
     if (session) {
       assertCsrfToken(request, session);
-      await endSession(ctx.db, request);
+      await endSession(ctx, request);
     }
     clearSessionCookie(ctx, request, reply);
     return reply.code(204).send();
