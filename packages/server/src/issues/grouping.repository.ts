@@ -93,18 +93,20 @@ export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
 }
 
 /**
- * Whether any stored report waits for its issue: one entry of the partial index
- * `report_issues_ungrouped` read at most. The order is what makes SQLite's planner pick that
- * index: without it, it scanned all of `report_issues_by_project_issue`
- * (report-query-plans.test.ts).
+ * Whether any stored report waits for its issue: the first entry of the partial index
+ * `report_issues_ungrouped`, with its report, as listUngroupedReports sees it (so that a row
+ * whose report is missing could never keep the writer from grouping). The order is what makes
+ * SQLite's planner pick that index: without it, it scanned all of
+ * `report_issues_by_project_issue` (report-query-plans.test.ts).
  */
 export async function hasUngroupedReports(trx: Kysely<DB>): Promise<boolean> {
   const row = await trx
     .selectFrom('report_issues')
-    .select('report_id')
-    .where('issue_id', 'is', null)
-    .orderBy('created_at', 'asc')
-    .orderBy('report_id', 'asc')
+    .innerJoin('reports', 'reports.id', 'report_issues.report_id')
+    .select('report_issues.report_id')
+    .where('report_issues.issue_id', 'is', null)
+    .orderBy('report_issues.created_at', 'asc')
+    .orderBy('report_issues.report_id', 'asc')
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
