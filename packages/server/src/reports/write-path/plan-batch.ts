@@ -4,7 +4,7 @@ import {
   type StorageDefaults,
   storageLimits,
 } from '../../limits/storage-limits.js';
-import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../report-rollup-key.js';
+import { MINUTE_MS, ROLLUP_GRAINS, rollupColumns, rollupKey } from '../report-rollup-key.js';
 import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
@@ -78,6 +78,25 @@ export function counterId(table: string, key: readonly (string | number)[]): str
 /** The counter rows of one batch, each one object, by counterId. */
 class BatchCounters {
   readonly rows = new Map<string, CounterWrite>();
+  private readonly reportRowsByGroup = new Map<string, CounterWrite[]>();
+
+  /**
+   * The REPORT_COUNTERS rows a report adds to. Every key is made of its project, labels,
+   * outcome and a bucket that holds its minute, so reports alike in those share their rows:
+   * found once per such group in a batch, instead of a key and a JSON id per counter and report
+   * (~5 µs a report in profiles of the bench's ingest). An absent label counts as '' in every
+   * key, as here.
+   */
+  reportRows(report: NewReport): CounterWrite[] {
+    const minute = Math.floor(report.createdAt.getTime() / MINUTE_MS);
+    const group = `${report.projectId}\0${report.toolName ?? ''}\0${report.source ?? ''}\0${report.outcome}\0${minute}`;
+    let rows = this.reportRowsByGroup.get(group);
+    if (!rows) {
+      rows = REPORT_COUNTERS.map((counter) => this.row(counter, counter.keyOf(report)));
+      this.reportRowsByGroup.set(group, rows);
+    }
+    return rows;
+  }
 
   row(table: CounterTable, key: readonly (string | number)[]): CounterWrite {
     const id = counterId(table.table, key);
@@ -219,5 +238,5 @@ export function reportCountersOf(reports: readonly NewReport[]): CounterWrite[] 
 }
 
 function addReportCounters(counters: BatchCounters, report: NewReport): void {
-  for (const counter of REPORT_COUNTERS) counters.row(counter, counter.keyOf(report)).added += 1;
+  for (const row of counters.reportRows(report)) row.added += 1;
 }
