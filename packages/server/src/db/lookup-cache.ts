@@ -1,3 +1,8 @@
+/** How long the server's caches trust what they read (LookupCache). */
+export const LOOKUP_CACHE_MS = 10_000;
+/** Entries a cache holds at most; past it, it starts afresh (a flood of made-up keys). */
+const LOOKUP_CACHE_ENTRIES = 50_000;
+
 /**
  * What was read from the database by key, trusted for `ttlMs`: the hot lookups of every
  * request (an ingest key's project, a secret API key, a project's owner) cost no statement on a
@@ -5,14 +10,18 @@
  * key share one read; a failed read is not kept. Bounded: past `maxEntries` it starts afresh (a
  * flood of made-up keys). An absent row is kept too (as null): a burst of unknown keys costs one
  * read each per `ttlMs`, not one per request. A change made on this instance is applied at once
- * by its writer (`forget`, `set`); other instances see it within `ttlMs`.
+ * by its writer (`forget`, `set`); other instances see it within `ttlMs`: LOOKUP_CACHE_MS for the
+ * server's caches (ingest keys, API keys, project owners, sessions), which README promises.
  */
 export class LookupCache<V extends object | null> {
   private readonly entries = new Map<string, Entry<V> | Promise<Entry<V>>>();
 
   constructor(
     private readonly read: (key: string) => Promise<V>,
-    private readonly options: { ttlMs: number; maxEntries: number },
+    private readonly options: { ttlMs: number; maxEntries: number } = {
+      ttlMs: LOOKUP_CACHE_MS,
+      maxEntries: LOOKUP_CACHE_ENTRIES,
+    },
   ) {}
 
   /** The fresh cached value (null: no such row), or undefined if it must be read. */

@@ -5,18 +5,13 @@ import { findIngestKeyProfile, type IngestKeyProfile } from './ingest-key.reposi
 
 export type { IngestKeyProfile } from './ingest-key.repository.js';
 
-/** How long what was read about an ingest key is trusted before it is read again. */
-export const KEY_CACHE_MS = 10_000;
-/** Keys held at most; past it the cache starts afresh (a flood of made-up keys). */
-const MAX_KEYS = 50_000;
-
 /**
  * What the submit path reads about an ingest key before the writer runs — its project, the
  * project's bucket settings (limits/ingest-gate.ts) and its redaction setting
- * (reports/screening/) — in one 10 s cache per process that both use, read by one query
- * (db/lookup-cache.ts). Unknown keys are remembered too, for the same time: the gate throttles
+ * (reports/screening/) — in one cache per process that both use, read by one query
+ * (db/lookup-cache.ts, LOOKUP_CACHE_MS). Unknown keys are remembered too, for the same time: the gate throttles
  * made-up keys per address before they cost a lookup each. A change made on this instance
- * applies at once (`forgetProject`), on others within KEY_CACHE_MS. The report writer does not
+ * applies at once (`forgetProject`), on others within LOOKUP_CACHE_MS. The report writer does not
  * use it: it looks keys up in its own transaction, so a rotated key stores nothing once the
  * rotation has committed.
  */
@@ -24,10 +19,7 @@ export class IngestKeyCache {
   private readonly cache: LookupCache<IngestKeyProfile | null>;
 
   constructor(db: Kysely<DB>) {
-    this.cache = new LookupCache(async (key) => (await findIngestKeyProfile(db, key)) ?? null, {
-      ttlMs: KEY_CACHE_MS,
-      maxEntries: MAX_KEYS,
-    });
+    this.cache = new LookupCache(async (key) => (await findIngestKeyProfile(db, key)) ?? null);
   }
 
   /** The fresh cached answer: a profile, null for no such key, undefined if it must be read. */

@@ -132,21 +132,15 @@ export async function listApiKeys(db: Kysely<DB>, accountId: string) {
 export type ApiKeyRow = NonNullable<Awaited<ReturnType<typeof findApiKeyByHash>>>;
 export type ApiKeys = LookupCache<ApiKeyRow | null>;
 
-/** How long a secret API key, once read, is trusted (ApiKeys). */
-export const API_KEY_CACHE_MS = 10_000;
-
 /**
  * The secret API keys as every read request checks them (one statement, a round trip on
- * PostgreSQL, per request otherwise): kept API_KEY_CACHE_MS by key hash, unknown hashes too. A
+ * PostgreSQL, per request otherwise): kept LOOKUP_CACHE_MS by key hash, unknown hashes too. A
  * key revoked on this instance stops at once (revokeApiKeyOfAccount); on another instance
  * (several on one PostgreSQL), within that time, as an ingest key's rotation
  * (keys/ingest-key-cache.ts).
  */
 export function apiKeyCache(db: Kysely<DB>): ApiKeys {
-  return new LookupCache(async (hash) => (await findApiKeyByHash(db, hash)) ?? null, {
-    ttlMs: API_KEY_CACHE_MS,
-    maxEntries: 50_000,
-  });
+  return new LookupCache(async (hash) => (await findApiKeyByHash(db, hash)) ?? null);
 }
 
 export async function revokeApiKeyOfAccount(

@@ -67,7 +67,7 @@ export async function getProjectLimits(
  * Replaces a project's limit settings. A new cap starts from the reports the project stored
  * this month (the writers keep the counter only while a cap is set), so it holds at once. The
  * buckets of this instance take the new settings at the next submission; other instances
- * within 10 s (keys/ingest-key-cache.ts, KEY_CACHE_MS).
+ * within 10 s (keys/ingest-key-cache.ts, db/lookup-cache.ts LOOKUP_CACHE_MS).
  */
 export async function setProjectLimits(
   ctx: AppContext,

@@ -41,23 +41,17 @@ export async function listProjects(db: Kysely<DB>, accountId: string): Promise<P
 export type OwnedProject = NonNullable<Awaited<ReturnType<typeof findProjectOfAccount>>>;
 export type OwnedProjects = LookupCache<OwnedProject | null>;
 
-/** How long a project's owner and name, once read, are trusted (OwnedProjects). */
-export const OWNED_PROJECT_CACHE_MS = 10_000;
-
 /**
  * Which project belongs to which account, as every read of a project asks it (one statement,
- * a round trip on PostgreSQL, per request otherwise): kept OWNED_PROJECT_CACHE_MS per account
+ * a round trip on PostgreSQL, per request otherwise): kept LOOKUP_CACHE_MS per account
  * and project id. A project never changes account; its name may, and a rename on this instance
  * forgets it at once (renameProject), on another within that time.
  */
 export function ownedProjectCache(db: Kysely<DB>): OwnedProjects {
-  return new LookupCache(
-    async (key) => {
-      const [accountId = '', projectId = ''] = key.split('/');
-      return (await findProjectOfAccount(db, accountId, projectId)) ?? null;
-    },
-    { ttlMs: OWNED_PROJECT_CACHE_MS, maxEntries: 50_000 },
-  );
+  return new LookupCache(async (key) => {
+    const [accountId = '', projectId = ''] = key.split('/');
+    return (await findProjectOfAccount(db, accountId, projectId)) ?? null;
+  });
 }
 
 /** The project if it belongs to the account; otherwise 404, never revealing that it exists. */

@@ -58,23 +58,14 @@ export function sessionIdOf(request: FastifyRequest): string | null {
 type LiveSession = NonNullable<Awaited<ReturnType<typeof findLiveSession>>>;
 export type Sessions = LookupCache<LiveSession | null>;
 
-/** How long a session, once read, is trusted (Sessions). */
-export const SESSION_CACHE_MS = 10_000;
-
 /**
  * The live sessions as every dashboard request checks them (one statement, a round trip on
- * PostgreSQL, per request otherwise): kept SESSION_CACHE_MS by id hash. Signing out on this
+ * PostgreSQL, per request otherwise): kept LOOKUP_CACHE_MS by id hash. Signing out on this
  * instance ends the session at once (endSession); on another instance (several on one
  * PostgreSQL) within that time, as an API key's revocation. Expiry is checked on every use.
  */
 export function sessionCache(db: Kysely<DB>): Sessions {
-  return new LookupCache(
-    async (idHash) => (await findLiveSession(db, idHash, new Date())) ?? null,
-    {
-      ttlMs: SESSION_CACHE_MS,
-      maxEntries: 50_000,
-    },
-  );
+  return new LookupCache(async (idHash) => (await findLiveSession(db, idHash, new Date())) ?? null);
 }
 
 /** The live session of the request, extending its expiry when it is used (sliding). */
