@@ -68,15 +68,25 @@ export async function readGroupingProgress(db: Kysely<DB>) {
 }
 
 /**
- * The reports still to group, in report order. The partial index `report_issues_ungrouped`
- * (migration 0017) holds only these, so this is a walk of a few entries whatever the size of
- * `reports`; and a report committed late (behind a later one, on another connection or
- * instance) is found as well.
+ * The reports still to group, in report order: the entries of the partial index
+ * `report_issues_ungrouped` (migration 0017), which holds only these, each with its report. A
+ * walk of a few entries whatever the size of `reports`, that finds a report committed late
+ * (behind a later one, on another connection or instance) as well. The order is also what
+ * makes SQLite's planner pick that index: without it, it scanned all of
+ * `report_issues_by_project_issue` (report-query-plans.test.ts).
  */
-export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
+function waitingReports(trx: Kysely<DB>) {
   return trx
     .selectFrom('report_issues')
     .innerJoin('reports', 'reports.id', 'report_issues.report_id')
+    .where('report_issues.issue_id', 'is', null)
+    .orderBy('report_issues.created_at', 'asc')
+    .orderBy('report_issues.report_id', 'asc');
+}
+
+/** The next `limit` reports still to group, in report order (waitingReports). */
+export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
+  return waitingReports(trx)
     .select([
       'reports.id',
       'reports.project_id',
@@ -85,28 +95,14 @@ export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
       'reports.details',
       'reports.created_at',
     ])
-    .where('report_issues.issue_id', 'is', null)
-    .orderBy('report_issues.created_at', 'asc')
-    .orderBy('report_issues.report_id', 'asc')
     .limit(limit)
     .execute();
 }
 
-/**
- * Whether any stored report waits for its issue: the first entry of the partial index
- * `report_issues_ungrouped`, with its report, as listUngroupedReports sees it (so that a row
- * whose report is missing could never keep the writer from grouping). The order is what makes
- * SQLite's planner pick that index: without it, it scanned all of
- * `report_issues_by_project_issue` (report-query-plans.test.ts).
- */
+/** Whether any stored report waits for its issue: one entry of waitingReports read at most. */
 export async function hasUngroupedReports(trx: Kysely<DB>): Promise<boolean> {
-  const row = await trx
-    .selectFrom('report_issues')
-    .innerJoin('reports', 'reports.id', 'report_issues.report_id')
+  const row = await waitingReports(trx)
     .select('report_issues.report_id')
-    .where('report_issues.issue_id', 'is', null)
-    .orderBy('report_issues.created_at', 'asc')
-    .orderBy('report_issues.report_id', 'asc')
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { byCodePoint } from '../reports/report.repository.js';
+import { byCodePoint, withIssue } from '../reports/report.repository.js';
 import { countColumns, type OutcomeCounts } from './issue-counts.js';
 
 /** The SQL of triage and of the issue reads (issues/issue.service.ts). */
@@ -280,9 +280,7 @@ export async function setIssueSignature(trx: Kysely<DB>, issueId: string, signat
 }
 
 export async function findReportOfProject(db: Kysely<DB>, projectId: string, reportId: string) {
-  return db
-    .selectFrom('reports')
-    .leftJoin('report_issues', 'report_issues.report_id', 'reports.id')
+  return withIssue(db)
     .select([
       'reports.id',
       'report_issues.issue_id',

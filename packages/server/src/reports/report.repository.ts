@@ -33,7 +33,7 @@ const REPORT_COLUMNS = [
  * `reports` with each report's issue row (migration 0017): a left join, so a report is never
  * hidden for want of one; its issue then reads as null, as before it is grouped.
  */
-function withIssue(db: Kysely<DB>) {
+export function withIssue(db: Kysely<DB>) {
   return db
     .selectFrom('reports')
     .leftJoin('report_issues', 'report_issues.report_id', 'reports.id');
