@@ -4,7 +4,7 @@ import {
   type StorageDefaults,
   storageLimits,
 } from '../../limits/storage-limits.js';
-import { MINUTE_MS, ROLLUP_GRAINS, rollupColumns, rollupKey } from '../report-rollup-key.js';
+import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../report-rollup-key.js';
 import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
@@ -75,6 +75,12 @@ export function counterId(table: string, key: readonly (string | number)[]): str
   return JSON.stringify([table, ...key]);
 }
 
+/**
+ * The finest rollup bucket (a minute): every coarser one is a whole multiple of it from the
+ * epoch, so the reports of one such bucket share the bucket of every grain (BatchCounters).
+ */
+const FINEST_BUCKET_MS = Math.min(...ROLLUP_GRAINS.map((grain) => grain.ms));
+
 /** The counter rows of one batch, each one object, by counterId. */
 class BatchCounters {
   readonly rows = new Map<string, CounterWrite>();
@@ -82,14 +88,14 @@ class BatchCounters {
 
   /**
    * The REPORT_COUNTERS rows a report adds to. Every key is made of its project, labels,
-   * outcome and a bucket that holds its minute, so reports alike in those share their rows:
+   * outcome and a bucket that holds its finest bucket, so reports alike in those share their rows:
    * found once per such group in a batch, instead of a key and a JSON id per counter and report
    * (~5 µs a report in profiles of the bench's ingest). An absent label counts as '' in every
    * key, as here.
    */
   reportRows(report: NewReport): CounterWrite[] {
-    const minute = Math.floor(report.createdAt.getTime() / MINUTE_MS);
-    const group = `${report.projectId}\0${report.toolName ?? ''}\0${report.source ?? ''}\0${report.outcome}\0${minute}`;
+    const bucket = Math.floor(report.createdAt.getTime() / FINEST_BUCKET_MS);
+    const group = `${report.projectId}\0${report.toolName ?? ''}\0${report.source ?? ''}\0${report.outcome}\0${bucket}`;
     let rows = this.reportRowsByGroup.get(group);
     if (!rows) {
       rows = REPORT_COUNTERS.map((counter) => this.row(counter, counter.keyOf(report)));
