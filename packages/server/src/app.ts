@@ -120,7 +120,7 @@ export async function createApp(
 
   registerErrorHandling(app, ctx.config.publicUrl);
   registerLenientJsonBody(app);
-  registerReadCancellation(app, ctx.database.readScope);
+  registerReadCancellation(app, ctx);
 
   // First of the preClose hooks: requests that arrive while the server drains get a 503.
   app.addHook('preClose', async () => guard.markClosing());

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
+import { ReadCancel } from '../src/db/read-cancel.js';
 import type { SqliteReaderPool } from '../src/db/sqlite-reader-pool.js';
 import { bearer, call } from './http.js';
 import { eventually, startSlowReadServer } from './slow-read.js';
@@ -82,25 +83,28 @@ describe.each(DIALECTS)('reads never stall ingest (%s)', (dialect) => {
     expect(list.body.stats.total).toBe(5);
   });
 
-  it('carries the request signal to the reads of real routes, past their authentication', async () => {
+  it('carries the request cancel to the reads of real routes, past their authentication', async () => {
     server = await startTestServer(dialect);
     const tenant = await server.tenant();
-    const scope = server.ctx.database.readScope;
-    const signalOf = scope.signal.bind(scope);
-    const seen: (AbortSignal | undefined)[] = [];
-    scope.signal = () => {
-      const signal = signalOf();
-      seen.push(signal);
-      return signal;
+    const pool = server.ctx.database.readPool!;
+    const execute = pool.execute.bind(pool);
+    const seen: (ReadCancel | undefined)[] = [];
+    pool.execute = (query, cancel) => {
+      seen.push(cancel);
+      return execute(query, cancel);
     };
     const res = await call(
       `${server.url}/v1/dashboard/${tenant.projectId}/reports?from=2020-01-01`,
       { headers: bearer(tenant.apiKey) },
     );
     expect(res.status).toBe(200);
-    // The stats count and the page: each report read ran with the request's signal.
+    const issues = await call(`${server.url}/v1/dashboard/${tenant.projectId}/issues`, {
+      headers: bearer(tenant.apiKey),
+    });
+    expect(issues.status).toBe(200);
+    // The stats count and the page, the issues: each report read ran with its request's cancel.
     expect(seen.length).toBeGreaterThan(0);
-    for (const signal of seen) expect(signal).toBeInstanceOf(AbortSignal);
-    expect(seen.every((signal) => signal?.aborted === false)).toBe(true);
+    for (const cancel of seen) expect(cancel).toBeInstanceOf(ReadCancel);
+    expect(seen.every((cancel) => cancel?.cancelled === false)).toBe(true);
   });
 });

@@ -30,9 +30,9 @@ export function slowReportRead(db: Kysely<DB>, dialect: 'sqlite' | 'postgres') {
 export async function startSlowReadServer(ctx: AppContext) {
   const app = Fastify();
   registerErrorHandling(app, ctx.config.publicUrl);
-  registerReadCancellation(app, ctx.database.readScope);
-  app.get('/', async () => {
-    const row = await slowReportRead(ctx.db, ctx.database.dialect).executeTakeFirst();
+  registerReadCancellation(app, ctx);
+  app.get('/', async (request) => {
+    const row = await slowReportRead(request.ctx.db, ctx.database.dialect).executeTakeFirst();
     return { n: Number(row?.n) };
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });

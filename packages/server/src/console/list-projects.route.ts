@@ -6,6 +6,6 @@ import { listConsoleProjects } from './console.service.js';
 export function registerConsoleListProjects(app: FastifyInstance, ctx: AppContext): void {
   app.get('/v1/console/projects', {
     preHandler: requireSession(ctx),
-    handler: async (request) => listConsoleProjects(ctx, request.accountId),
+    handler: async (request) => listConsoleProjects(request.ctx, request.accountId),
   });
 }

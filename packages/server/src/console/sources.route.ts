@@ -11,7 +11,7 @@ export function registerConsoleSourceStats(app: FastifyInstance, ctx: AppContext
     preHandler: requireSession(ctx),
     handler: async (request) => {
       const query = parseQuery(StatsQuery, request.query);
-      return projectSourceStats(ctx, request.accountId, request.params.id, query);
+      return projectSourceStats(request.ctx, request.accountId, request.params.id, query);
     },
   });
 }

@@ -7,6 +7,7 @@ import { requireSession } from '../sessions/require-session.js';
 export function registerConsoleThrottled(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: { id: string } }>('/v1/console/projects/:id/throttled', {
     preHandler: requireSession(ctx),
-    handler: async (request) => getThrottledStats(ctx, request.accountId, request.params.id),
+    handler: async (request) =>
+      getThrottledStats(request.ctx, request.accountId, request.params.id),
   });
 }

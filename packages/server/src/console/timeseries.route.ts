@@ -10,7 +10,7 @@ export function registerConsoleTimeseries(app: FastifyInstance, ctx: AppContext)
     preHandler: requireSession(ctx),
     handler: async (request) => {
       const query = parseQuery(StatsQuery, request.query);
-      return projectTimeseries(ctx, request.accountId, request.params.id, query);
+      return projectTimeseries(request.ctx, request.accountId, request.params.id, query);
     },
   });
 }

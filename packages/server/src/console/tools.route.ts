@@ -14,7 +14,7 @@ export function registerConsoleToolStats(app: FastifyInstance, ctx: AppContext):
     preHandler: requireSession(ctx),
     handler: async (request) => {
       const query = parseQuery(ToolStatsQuery, request.query);
-      return projectToolStats(ctx, request.accountId, request.params.id, query);
+      return projectToolStats(request.ctx, request.accountId, request.params.id, query);
     },
   });
 }

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { baseOf, tagCompiled } from './read-cancel.js';
 import type { DB } from './schema.js';
 
 /** More shapes than this means a builder branches on something that is no shape: not kept. */
@@ -16,29 +17,32 @@ const MAX_SHAPES = 256;
  * bound value, untouched: it is compiled once per database and shape with stand-ins for them,
  * and each call binds its own values where the stand-ins were. A value the statement binds
  * that is no stand-in is part of the statement and stays. The compiled tree is the builder's,
- * so the read routing (routed-dialect.ts) sees the tables a statement reads as before.
+ * so the read routing (routed-dialect.ts) sees the tables a statement reads as before. Given a
+ * request's view of the database (read-cancel.ts), the statement is compiled for the database
+ * it views and tagged with the request's cancel.
  */
 export function compiledShapes<S, P extends Record<string, unknown>, O>(
   build: (db: Kysely<DB>, shape: S, params: P) => Compilable<O>,
 ): (db: Kysely<DB>, shape: S, params: P) => CompiledQuery<O> {
   const databases = new WeakMap<Kysely<DB>, Map<string, Compiled<P, O>>>();
   return (db, shape, params) => {
-    let shapes = databases.get(db);
+    const base = baseOf(db);
+    let shapes = databases.get(base);
     if (!shapes) {
       shapes = new Map();
-      databases.set(db, shapes);
+      databases.set(base, shapes);
     }
     const key = JSON.stringify(shape);
     let entry = shapes.get(key);
     if (!entry) {
-      entry = compileShape((s: S, p: P) => build(db, s, p), shape, params);
+      entry = compileShape((s: S, p: P) => build(base, s, p), shape, params);
       if (shapes.size < MAX_SHAPES) shapes.set(key, entry);
     }
     const { compiled, slots } = entry;
-    return {
+    return tagCompiled(db, {
       ...compiled,
       parameters: slots.map((slot) => ('param' in slot ? params[slot.param] : slot.value)),
-    };
+    });
   };
 }
 

@@ -4,7 +4,6 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { PgReadPool } from './pg-read-pool.js';
 import type { ReadPool } from './read-pool.js';
-import { ReadScope } from './read-scope.js';
 import { RoutedDialect } from './routed-dialect.js';
 import type { DB } from './schema.js';
 import { openSqliteConnection, sqlitePath } from './sqlite-connection.js';
@@ -30,8 +29,6 @@ export interface Database {
    * `flush()`, set once when the writer is built (build-context.ts). Until then, nothing.
    */
   setReadBarrier(barrier: () => Promise<void>): void;
-  /** Carries each request's AbortSignal to its reads (http/read-cancellation.ts). */
-  readScope: ReadScope;
   /** Where report reads run off the main connection, or null (on it). */
   readPool: ReadPool | null;
   close(): Promise<void>;
@@ -62,15 +59,12 @@ export function openDatabase(
   log: DatabaseLog = SILENT,
   reads: ReadOptions | null = null,
 ): Database {
-  const readScope = new ReadScope();
   let barrier: () => Promise<void> = async () => {};
   const routing = (pool: ReadPool | null) => ({
     pool,
     barrier: () => barrier(),
-    signal: () => readScope.signal(),
   });
   const common = {
-    readScope,
     setReadBarrier(next: () => Promise<void>) {
       barrier = next;
     },

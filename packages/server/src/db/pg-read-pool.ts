@@ -1,5 +1,6 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import pg from 'pg';
+import type { ReadCancel } from './read-cancel.js';
 import { type ReadPool, readCancelled, readTimedOut } from './read-pool.js';
 
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout or pg_cancel_backend. */
@@ -44,12 +45,12 @@ export class PgReadPool implements ReadPool {
 
   async execute(
     query: CompiledQuery,
-    signal: AbortSignal | undefined,
+    cancel: ReadCancel | undefined,
   ): Promise<QueryResult<unknown>> {
-    if (signal?.aborted) throw readCancelled();
-    await this.#turn(signal);
+    if (cancel?.cancelled) throw readCancelled();
+    await this.#turn(cancel);
     try {
-      return await this.#run(query, signal);
+      return await this.#run(query, cancel);
     } finally {
       this.#next();
     }
@@ -62,7 +63,7 @@ export class PgReadPool implements ReadPool {
    * (sqlite-reader-pool.ts): its time limit starts when it runs; a request abandoned while
    * waiting leaves the queue.
    */
-  #turn(signal: AbortSignal | undefined): Promise<void> {
+  #turn(cancel: ReadCancel | undefined): Promise<void> {
     if (this.#running < this.options.connections) {
       this.#running += 1;
       return Promise.resolve();
@@ -70,7 +71,7 @@ export class PgReadPool implements ReadPool {
     return new Promise((resolve, reject) => {
       const waiter = {
         start: () => {
-          signal?.removeEventListener('abort', leave);
+          unsubscribe?.();
           resolve();
         },
       };
@@ -79,7 +80,7 @@ export class PgReadPool implements ReadPool {
         if (at >= 0) this.#waiting.splice(at, 1);
         reject(readCancelled());
       };
-      signal?.addEventListener('abort', leave, { once: true });
+      const unsubscribe = cancel?.onCancel(leave);
       this.#waiting.push(waiter);
     });
   }
@@ -91,16 +92,15 @@ export class PgReadPool implements ReadPool {
     else this.#running -= 1;
   }
 
-  async #run(query: CompiledQuery, signal: AbortSignal | undefined): Promise<QueryResult<unknown>> {
+  async #run(query: CompiledQuery, cancel: ReadCancel | undefined): Promise<QueryResult<unknown>> {
     const client = await this.#pool.connect();
     // The backend's pid, from the connection's BackendKeyData (pg sets it; its types omit it).
     const pid = (client as unknown as { processID: number }).processID;
     let cancelled = false;
-    const cancel = () => {
+    const unsubscribe = cancel?.onCancel(() => {
       cancelled = true;
       void this.#cancel(pid);
-    };
-    signal?.addEventListener('abort', cancel, { once: true });
+    });
     try {
       const result = await client.query(query.sql, [...query.parameters]);
       return { rows: result.rows ?? [] };
@@ -110,7 +110,7 @@ export class PgReadPool implements ReadPool {
       }
       throw error;
     } finally {
-      signal?.removeEventListener('abort', cancel);
+      unsubscribe?.();
       // A connection a cancel was sent to is closed, not reused: the cancel travels on its own
       // connection and may land after this read ended, on the next read of whichever request
       // took the connection, which then failed as a 503 read_timeout of its own (seen in the

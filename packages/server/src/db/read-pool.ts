@@ -1,5 +1,6 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import { ApiError } from '../errors/api-error.js';
+import type { ReadCancel } from './read-cancel.js';
 
 /**
  * Where report reads run off the main connection: reader processes on a SQLite file
@@ -7,7 +8,7 @@ import { ApiError } from '../errors/api-error.js';
  * (pg-read-pool.ts). Each read is bounded in time and stopped when its request is abandoned.
  */
 export interface ReadPool {
-  execute(query: CompiledQuery, signal: AbortSignal | undefined): Promise<QueryResult<unknown>>;
+  execute(query: CompiledQuery, cancel: ReadCancel | undefined): Promise<QueryResult<unknown>>;
   close(): Promise<void>;
 }
 

@@ -10,6 +10,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { cancelOfStatement } from './read-cancel.js';
 import type { ReadPool } from './read-pool.js';
 import { readsReportTables } from './read-routing.js';
 
@@ -18,8 +19,6 @@ export interface ReadRouting {
   pool: ReadPool | null;
   /** Resolves once every report acknowledged so far can be read (the writer's flush). */
   barrier(): Promise<void>;
-  /** The AbortSignal of the request a read is made for (read-scope.ts). */
-  signal(): AbortSignal | undefined;
 }
 
 /**
@@ -142,7 +141,8 @@ class RoutedConnection implements DatabaseConnection {
     if (!this.inTransaction && readsReportTables(query)) {
       await this.routing.barrier();
       const { pool } = this.routing;
-      if (pool) return (await pool.execute(query, this.routing.signal())) as QueryResult<R>;
+      // Stopped with its request when made through the request's view (read-cancel.ts).
+      if (pool) return (await pool.execute(query, cancelOfStatement(query))) as QueryResult<R>;
     }
     return (await this.main()).executeQuery<R>(query);
   }

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { CompiledQuery, QueryResult } from 'kysely';
 import { errorWithCode } from '../errors/storage-fault.js';
+import type { ReadCancel } from './read-cancel.js';
 import { type ReadPool, readCancelled, readTimedOut } from './read-pool.js';
 import type { ReadAnswer, ReaderStarted, ReadRequest } from './sqlite-reader-process.js';
 
@@ -31,9 +32,9 @@ export class SqliteReaderPool implements ReadPool {
     private readonly options: { size: number; timeoutMs: number },
   ) {}
 
-  execute(query: CompiledQuery, signal: AbortSignal | undefined): Promise<QueryResult<unknown>> {
+  execute(query: CompiledQuery, cancel: ReadCancel | undefined): Promise<QueryResult<unknown>> {
     if (this.#closed) return Promise.reject(new Error('the database is closed'));
-    if (signal?.aborted) return Promise.reject(readCancelled());
+    if (cancel?.cancelled) return Promise.reject(readCancelled());
     const unsent = query.parameters.find((value) => !carriedAsJson(value));
     if (unsent !== undefined)
       return Promise.reject(
@@ -44,13 +45,12 @@ export class SqliteReaderPool implements ReadPool {
         request: { id: this.#nextId++, sql: query.sql, parameters: [...query.parameters] },
         resolve: (rows) => resolve({ rows }),
         reject,
-        signal,
-        onAbort: () => this.#abandon(job),
+        unsubscribe: null,
         timer: null,
         reader: null,
         settled: false,
       };
-      signal?.addEventListener('abort', job.onAbort, { once: true });
+      job.unsubscribe = cancel?.onCancel(() => this.#abandon(job)) ?? null;
       this.#queue.push(job);
       this.#pump();
     });
@@ -203,7 +203,7 @@ export class SqliteReaderPool implements ReadPool {
     job.settled = true;
     if (job.timer) clearTimeout(job.timer);
     job.timer = null;
-    job.signal?.removeEventListener('abort', job.onAbort);
+    job.unsubscribe?.();
     if (error) job.reject(error);
     else job.resolve(rows);
   }
@@ -213,8 +213,8 @@ interface Job {
   request: ReadRequest;
   resolve(rows: unknown[]): void;
   reject(error: Error): void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
+  /** Stops listening to the request's cancel. */
+  unsubscribe: (() => void) | null;
   timer: NodeJS.Timeout | null;
   reader: Reader | null;
   settled: boolean;

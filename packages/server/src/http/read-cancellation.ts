@@ -1,28 +1,38 @@
 import type { FastifyInstance } from 'fastify';
-import type { ReadScope } from '../db/read-scope.js';
+import type { AppContext } from '../context.js';
+import { cancellableReads, ReadCancel } from '../db/read-cancel.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The context a route hands its services. For a GET, the app's with `db` a view whose report
+     * reads stop when the client goes away (db/read-cancel.ts); for other methods, the app's.
+     */
+    ctx: AppContext;
+  }
+}
 
 /**
- * Gives every GET request an AbortSignal that fires when the client goes away before the
- * answer is sent, and runs the request inside the database's read scope (db/read-scope.ts), so
- * the report reads it starts are stopped with it instead of running on for seconds (issue 17:
- * the server kept working 5–6 s after abandoned requests). GET only: reads are what can run
- * long, and POST /v1/reports stays free of the extra work.
- *
- * A callback hook calling `done` inside `scope.run`: the rest of the request (hooks, handler)
- * continues from there and keeps the scope; a GET has no body whose stream events would run
- * outside it. A small hand-written hook rather than @fastify/request-context: one value, and the
- * database layer must not depend on a Fastify plugin's global store.
+ * Gives every GET request its own `request.ctx`, whose database view tags each statement with a
+ * ReadCancel that fires when the client goes away before the answer is sent, so the report
+ * reads it started are stopped instead of running on for seconds (issue 17: the server kept
+ * working 5–6 s after abandoned requests). GET only: reads are what can run long, and
+ * POST /v1/reports stays free of the extra work. A route that passes the app's `ctx` instead
+ * still reads the same data; only its reads run to the end.
  */
-export function registerReadCancellation(app: FastifyInstance, scope: ReadScope): void {
+export function registerReadCancellation(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('ctx', null as unknown as AppContext);
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method !== 'GET') {
+      request.ctx = ctx;
       done();
       return;
     }
-    const controller = new AbortController();
+    const cancel = new ReadCancel();
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) controller.abort();
+      if (!reply.raw.writableFinished) cancel.cancel();
     });
-    scope.run(controller.signal, done);
+    request.ctx = { ...ctx, db: cancellableReads(ctx.db, cancel) };
+    done();
   });
 }

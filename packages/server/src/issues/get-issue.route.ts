@@ -14,7 +14,7 @@ export function registerGetIssue(app: FastifyInstance, ctx: AppContext): void {
       handler: async (request) => {
         parseQuery(NoQuery, request.query);
         const { projectId, issueId } = request.params;
-        return getIssue(ctx, request.accountId, projectId, issueId);
+        return getIssue(request.ctx, request.accountId, projectId, issueId);
       },
     },
   );

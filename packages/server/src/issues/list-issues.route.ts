@@ -11,7 +11,7 @@ export function registerListIssues(app: FastifyInstance, ctx: AppContext): void 
     preHandler: requireReader(ctx),
     handler: async (request) => {
       const query = parseQuery(ListIssuesQuery, request.query);
-      return listIssues(ctx, request.accountId, request.params.projectId, query);
+      return listIssues(request.ctx, request.accountId, request.params.projectId, query);
     },
   });
 }

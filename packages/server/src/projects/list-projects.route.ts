@@ -6,6 +6,6 @@ import { listProjects } from './project.service.js';
 export function registerListProjects(app: FastifyInstance, ctx: AppContext): void {
   app.get('/v1/projects', {
     preHandler: requireReader(ctx),
-    handler: async (request) => listProjects(ctx.db, request.accountId),
+    handler: async (request) => listProjects(request.ctx.db, request.accountId),
   });
 }

@@ -1,6 +1,7 @@
 import { ReportEventsQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { readCancelOf } from '../db/read-cancel.js';
 import { parseQuery } from '../http/query.js';
 import { requireReader } from '../keys/require-reader.js';
 import { getOwnedProject } from '../projects/project.service.js';
@@ -32,7 +33,12 @@ export function registerReportEvents(app: FastifyInstance, ctx: AppContext, hub:
       stream.send(`event: ready\ndata: ${JSON.stringify({ project_id: project.id })}\n\n`);
       try {
         if (lastEventId) {
-          const rows = await listReportsAfterId(ctx.db, project.id, lastEventId, RESUME_LIMIT);
+          const rows = await listReportsAfterId(
+            request.ctx.db,
+            project.id,
+            lastEventId,
+            RESUME_LIMIT,
+          );
           for (const row of rows) {
             if (!hub.replay(subscriber, toWireReport(row))) return;
             // Paced by the reader: a replay never queues more than Node's high-water mark.
@@ -43,7 +49,7 @@ export function registerReportEvents(app: FastifyInstance, ctx: AppContext, hub:
       } catch (error) {
         // The response is already a stream: end it, and the client resumes with Last-Event-ID.
         // A replay stopped because the client left (http/read-cancellation.ts) is no fault.
-        if (!ctx.database.readScope.signal()?.aborted) {
+        if (!readCancelOf(request.ctx.db)?.cancelled) {
           request.log.error({ err: error }, 'event stream replay failed');
         }
         stream.end(0);

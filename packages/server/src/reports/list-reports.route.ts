@@ -10,7 +10,7 @@ export function registerListReports(app: FastifyInstance, ctx: AppContext): void
     preHandler: requireReader(ctx),
     handler: async (request) => {
       const query = parseQuery(ListReportsQuery, request.query);
-      return listReports(ctx, request.accountId, request.params.projectId, query);
+      return listReports(request.ctx, request.accountId, request.params.projectId, query);
     },
   });
 }
