@@ -5,6 +5,18 @@ import type { DB } from './schema.js';
 /** More shapes than this means a builder branches on something that is no shape: not kept. */
 const MAX_SHAPES = 256;
 
+/** The texts of the statements kept, of every builder: a bounded set of fixed statements. */
+const keptTexts = new Set<string>();
+
+/**
+ * Whether `sql` is the text of a statement compiled once per shape: one the server runs again
+ * and again, from a bounded set, which the PostgreSQL read connections prepare by name
+ * (pg-read-pool.ts).
+ */
+export function isCompiledShapeText(sql: string): boolean {
+  return keptTexts.has(sql);
+}
+
 /**
  * A statement the server runs on every request, compiled once per shape instead of built and
  * compiled by Kysely's query builder each time: building and compiling the statements of the
@@ -36,7 +48,10 @@ export function compiledShapes<S, P extends Record<string, unknown>, O>(
     let entry = shapes.get(key);
     if (!entry) {
       entry = compileShape((s: S, p: P) => build(base, s, p), shape, params);
-      if (shapes.size < MAX_SHAPES) shapes.set(key, entry);
+      if (shapes.size < MAX_SHAPES) {
+        shapes.set(key, entry);
+        keptTexts.add(entry.compiled.sql);
+      }
     }
     const { compiled, slots } = entry;
     return tagCompiled(db, {

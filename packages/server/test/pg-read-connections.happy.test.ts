@@ -1,0 +1,105 @@
+import { CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/harness/databases.js';
+import { startTestServer } from '../../../test/harness/test-server.js';
+import { timestamptzAsIso } from '../src/db/pg-read-pool.js';
+import { bearer, call } from './http.js';
+
+/** pg's own reading of a timestamptz, as ISO text: what the read connections must agree with. */
+const asPgReadsIt = (text: string) =>
+  (pg.types.getTypeParser(1184, 'text')(text) as Date).toISOString();
+
+describe('timestamptz on the PostgreSQL read connections (pg-read-pool.ts)', () => {
+  it("reads PostgreSQL's UTC text as the ISO text SQLite stores, truncated to the millisecond", () => {
+    for (const text of [
+      '2026-11-26 09:27:14+00',
+      '2026-11-26 09:27:14.1+00',
+      '2026-11-26 09:27:14.12+00',
+      '2026-11-26 09:27:14.123+00',
+      '2026-11-26 09:27:14.123999+00',
+      '0001-01-01 00:00:00.5+00',
+    ]) {
+      expect(timestamptzAsIso(text)).toBe(asPgReadsIt(text));
+    }
+    expect(timestamptzAsIso('2026-11-26 09:27:14.123999+00')).toBe('2026-11-26T09:27:14.123Z');
+  });
+
+  it('reads any other form as pg does', () => {
+    expect(timestamptzAsIso('2026-11-26 10:27:14.5+01')).toEqual(
+      pg.types.getTypeParser(1184, 'text')('2026-11-26 10:27:14.5+01'),
+    );
+    expect(timestamptzAsIso('infinity')).toBe(Infinity);
+  });
+
+  it.runIf(DIALECTS.includes('postgres'))(
+    'hands report reads ISO text, the instant the main connection reads as a Date',
+    async () => {
+      const server = await startTestServer('postgres');
+      try {
+        const query = CompiledQuery.raw(`select $1::timestamptz as at, $2::timestamptz as whole`, [
+          '2026-01-02 03:04:05.678912+02',
+          '2026-01-02T03:04:05Z',
+        ]);
+        const read = await server.ctx.database.readPool!.execute(query, undefined);
+        const main = await server.ctx.db.executeQuery<{ at: Date; whole: Date }>(query);
+        expect(read.rows[0]).toEqual({
+          at: main.rows[0]!.at.toISOString(),
+          whole: main.rows[0]!.whole.toISOString(),
+        });
+        expect(read.rows[0]).toEqual({
+          at: '2026-01-02T01:04:05.678Z',
+          whole: '2026-01-02T03:04:05.000Z',
+        });
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it.runIf(DIALECTS.includes('postgres'))(
+    'prepares the fixed reads by name, and plans the first page once per connection',
+    async () => {
+      const server = await startTestServer('postgres', { POSTGRES_READ_CONNECTIONS: '1' });
+      try {
+        const tenant = await server.tenant();
+        for (const outcome of ['success', 'failure']) {
+          const sent = await call(`${server.url}/v1/reports`, {
+            body: { ingest_key: tenant.ingestKey, outcome, details: `a ${outcome}` },
+          });
+          expect(sent.status).toBe(201);
+        }
+        for (let i = 0; i < 8; i++) {
+          const res = await call(`${server.url}/v1/dashboard/${tenant.projectId}/reports`, {
+            headers: bearer(tenant.apiKey),
+          });
+          expect(res.status).toBe(200);
+        }
+        // Asked on the one read connection: what it holds prepared.
+        const { rows } = await server.ctx.database.readPool!.execute(
+          CompiledQuery.raw(
+            'select name, statement, generic_plans, custom_plans from pg_prepared_statements',
+          ),
+          undefined,
+        );
+        const prepared = rows as {
+          name: string;
+          statement: string;
+          generic_plans: number | string;
+          custom_plans: number | string;
+        }[];
+        // The page and the counts, named; nothing ad hoc (this very statement is not).
+        expect(prepared.length).toBeGreaterThanOrEqual(2);
+        expect(prepared.every((row) => row.name.startsWith('debrief_read_'))).toBe(true);
+        const page = prepared.find((row) => /\blimit 51\b/.test(row.statement));
+        expect(page, 'the first page, its row count written in').toBeDefined();
+        expect(page!.statement).not.toMatch(/\boffset\b/);
+        // Eight reads: five planned for their values, then PostgreSQL's generic plan, kept.
+        expect(Number(page!.generic_plans)).toBeGreaterThan(0);
+        expect(Number(page!.custom_plans) + Number(page!.generic_plans)).toBe(8);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
