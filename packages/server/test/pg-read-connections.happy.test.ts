@@ -3,14 +3,14 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer } from '../../../test/harness/test-server.js';
-import { timestamptzAsIso } from '../src/db/pg-read-pool.js';
+import { timestamptzAsIso } from '../src/db/pg-times.js';
 import { bearer, call } from './http.js';
 
 /** pg's own reading of a timestamptz, as ISO text: what the read connections must agree with. */
 const asPgReadsIt = (text: string) =>
   (pg.types.getTypeParser(1184, 'text')(text) as Date).toISOString();
 
-describe('timestamptz on the PostgreSQL read connections (pg-read-pool.ts)', () => {
+describe('the PostgreSQL connections: times as ISO text (pg-times.ts), fixed reads prepared (pg-read-pool.ts)', () => {
   it("reads PostgreSQL's UTC text as the ISO text SQLite stores, truncated to the millisecond", () => {
     for (const text of [
       '2026-11-26 09:27:14+00',
@@ -33,7 +33,7 @@ describe('timestamptz on the PostgreSQL read connections (pg-read-pool.ts)', () 
   });
 
   it.runIf(DIALECTS.includes('postgres'))(
-    'hands report reads ISO text, the instant the main connection reads as a Date',
+    'hands every read ISO text, on the read connections and the main ones alike',
     async () => {
       const server = await startTestServer('postgres');
       try {
@@ -42,15 +42,12 @@ describe('timestamptz on the PostgreSQL read connections (pg-read-pool.ts)', () 
           '2026-01-02T03:04:05Z',
         ]);
         const read = await server.ctx.database.readPool!.execute(query, undefined);
-        const main = await server.ctx.db.executeQuery<{ at: Date; whole: Date }>(query);
-        expect(read.rows[0]).toEqual({
-          at: main.rows[0]!.at.toISOString(),
-          whole: main.rows[0]!.whole.toISOString(),
-        });
-        expect(read.rows[0]).toEqual({
-          at: '2026-01-02T01:04:05.678Z',
-          whole: '2026-01-02T03:04:05.000Z',
-        });
+        const main = await server.ctx.db.executeQuery(query);
+        const expected = { at: '2026-01-02T01:04:05.678Z', whole: '2026-01-02T03:04:05.000Z' };
+        expect(read.rows[0]).toEqual(expected);
+        expect(main.rows[0]).toEqual(expected);
+        // What pg would have read, as a Date: the same instant.
+        expect(asPgReadsIt('2026-01-02 01:04:05.678912+00')).toBe(expected.at);
       } finally {
         await server.close();
       }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { PgReadPool } from './pg-read-pool.js';
+import { PG_TIME_SETTINGS } from './pg-times.js';
 import type { ReadPool } from './read-pool.js';
 import { RoutedDialect } from './routed-dialect.js';
 import type { DB } from './schema.js';
@@ -136,6 +137,7 @@ function openPool(url: string, log: DatabaseLog): pg.Pool {
     max: 10,
     connectionTimeoutMillis: 5000,
     keepAlive: true,
+    ...PG_TIME_SETTINGS,
   });
   pool.on('connect', (client) => {
     client.on('error', (error) =>

@@ -1,40 +1,12 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import pg from 'pg';
 import { isCompiledShapeText } from './compiled-shapes.js';
+import { PG_TIME_SETTINGS } from './pg-times.js';
 import type { ReadCancel } from './read-cancel.js';
 import { type ReadPool, readCancelled, readTimedOut } from './read-pool.js';
 
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout or pg_cancel_backend. */
 const QUERY_CANCELED = '57014';
-
-const TIMESTAMPTZ_OID = 1184;
-const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text');
-/** PostgreSQL's text of a timestamptz in a session on UTC: `2026-11-26 09:27:14.123456+00`. */
-const UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
-
-/**
- * A timestamptz as the read connections hand it over: the text SQLite stores
- * (`Date.toISOString()`'s, to the millisecond, truncated as a Date truncates), which the
- * services already take without parsing it (db/wire-timestamp.ts), instead of pg's Date, parsed
- * by a regular expression and printed again for the wire: 8 % of the event loop's CPU a page
- * read (CPU profile, page 1 + stats, 2026-11-26). Anything else (a year past 9999, BC,
- * infinity) is read as pg reads it. Every timestamp column is `Date | string` already
- * (db/schema.ts Timestamp), as SQLite reads text.
- */
-export function timestamptzAsIso(text: string): string | Date {
-  const match = UTC_TEXT.exec(text);
-  if (!match) return parseTimestamptz(text);
-  const millis = (match[3] ?? '').padEnd(3, '0').slice(0, 3);
-  return `${match[1]}T${match[2]}.${millis}Z`;
-}
-
-/** The read connections' types: pg's, but timestamptz as ISO text (timestamptzAsIso). */
-const READ_TYPES = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMPTZ_OID && format !== 'binary'
-      ? timestamptzAsIso
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-};
 
 /**
  * Report reads on PostgreSQL: a second pg pool whose connections carry `statement_timeout`,
@@ -72,10 +44,7 @@ export class PgReadPool implements ReadPool {
       connectionTimeoutMillis: 5000,
       keepAlive: true,
       statement_timeout: options.timeoutMs,
-      // Times print in UTC, the form timestamptzAsIso reads without parsing; every statement
-      // that depends on the zone names UTC itself.
-      options: '-c TimeZone=UTC',
-      types: READ_TYPES,
+      ...PG_TIME_SETTINGS,
     });
     // As the main pool (database.ts): a lost connection is logged and replaced, never fatal.
     this.#pool.on('connect', (client) => client.on('error', options.onError));

@@ -66,7 +66,7 @@ export async function groupBatch(
   if (reports.length === 0) return none;
   const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, dialect, reports, version, now, engine, cache);
-  await setReportsIssues(trx, grouped.members);
+  await setReportsIssues(trx, dialect, grouped.members);
   return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
 }
 
