@@ -1,10 +1,21 @@
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../../test/harness/databases.js';
+import { describe, expect, inject, it } from 'vitest';
+import { createTestDatabase, DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer } from '../../../test/harness/test-server.js';
 import { timestamptzAsIso } from '../src/db/pg-times.js';
 import { bearer, call } from './http.js';
+
+/** Runs `fn` on a connection to the test cluster's admin database. */
+async function withAdmin(fn: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: inject('postgresUrl') ?? undefined });
+  await admin.connect();
+  try {
+    await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
 
 /** pg's own reading of a timestamptz, as ISO text: what the read connections must agree with. */
 const asPgReadsIt = (text: string) =>
@@ -33,10 +44,21 @@ describe('the PostgreSQL connections: times as ISO text (pg-times.ts), fixed rea
   });
 
   it.runIf(DIALECTS.includes('postgres'))(
-    'hands every read ISO text, on the read connections and the main ones alike',
+    'hands every read ISO text, on the read connections and the main ones alike, in UTC whatever the database says',
     async () => {
-      const server = await startTestServer('postgres');
+      // A database whose sessions start in another zone: the pools set their own.
+      const database = await createTestDatabase('postgres');
+      const name = new URL(database.url).pathname.slice(1);
+      await withAdmin((admin) =>
+        admin.query(`alter database ${name} set timezone = 'Europe/Berlin'`),
+      );
+      const server = await startTestServer('postgres', {}, { databaseUrl: database.url });
       try {
+        const zone = CompiledQuery.raw('show timezone');
+        expect((await server.ctx.db.executeQuery(zone)).rows).toEqual([{ TimeZone: 'UTC' }]);
+        expect((await server.ctx.database.readPool!.execute(zone, undefined)).rows).toEqual([
+          { TimeZone: 'UTC' },
+        ]);
         const query = CompiledQuery.raw(`select $1::timestamptz as at, $2::timestamptz as whole`, [
           '2026-01-02 03:04:05.678912+02',
           '2026-01-02T03:04:05Z',
@@ -50,6 +72,7 @@ describe('the PostgreSQL connections: times as ISO text (pg-times.ts), fixed rea
         expect(asPgReadsIt('2026-01-02 01:04:05.678912+00')).toBe(expected.at);
       } finally {
         await server.close();
+        await database.drop();
       }
     },
   );

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { PgReadPool } from './pg-read-pool.js';
-import { PG_TIME_SETTINGS } from './pg-times.js';
+import { PG_TYPES, readTimesAsIso } from './pg-times.js';
 import type { ReadPool } from './read-pool.js';
 import { RoutedDialect } from './routed-dialect.js';
 import type { DB } from './schema.js';
@@ -137,8 +137,9 @@ function openPool(url: string, log: DatabaseLog): pg.Pool {
     max: 10,
     connectionTimeoutMillis: 5000,
     keepAlive: true,
-    ...PG_TIME_SETTINGS,
+    types: PG_TYPES,
   });
+  readTimesAsIso(pool);
   pool.on('connect', (client) => {
     client.on('error', (error) =>
       log.warn(

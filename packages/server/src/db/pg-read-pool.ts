@@ -1,12 +1,15 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import pg from 'pg';
 import { isCompiledShapeText } from './compiled-shapes.js';
-import { PG_TIME_SETTINGS } from './pg-times.js';
+import { PG_TYPES, readTimesAsIso } from './pg-times.js';
 import type { ReadCancel } from './read-cancel.js';
 import { type ReadPool, readCancelled, readTimedOut } from './read-pool.js';
 
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout or pg_cancel_backend. */
 const QUERY_CANCELED = '57014';
+
+/** Statements prepared by name at most (per connection: each prepares those it runs). */
+const MAX_PREPARED = 500;
 
 /**
  * Report reads on PostgreSQL: a second pg pool whose connections carry `statement_timeout`,
@@ -20,9 +23,6 @@ const QUERY_CANCELED = '57014';
  * commits of reports need, and ingest beside them fell from 1,300 to 100–150 req/s on the
  * bench's two cores, where two at once left it 500–700 (BENCHMARKS.md).
  */
-/** Statements prepared by name at most (per connection: each prepares those it runs). */
-const MAX_PREPARED = 500;
-
 export class PgReadPool implements ReadPool {
   readonly #pool: pg.Pool;
   /** The name of each statement prepared by name, by its text. */
@@ -44,8 +44,9 @@ export class PgReadPool implements ReadPool {
       connectionTimeoutMillis: 5000,
       keepAlive: true,
       statement_timeout: options.timeoutMs,
-      ...PG_TIME_SETTINGS,
+      types: PG_TYPES,
     });
+    readTimesAsIso(this.#pool);
     // As the main pool (database.ts): a lost connection is logged and replaced, never fatal.
     this.#pool.on('connect', (client) => client.on('error', options.onError));
     this.#pool.on('error', () => {});

@@ -21,8 +21,8 @@ export function timestamptzAsIso(text: string): string | Date {
   return `${match[1]}T${match[2]}.${millis}Z`;
 }
 
-/** pg's types, but timestamptz as ISO text (timestamptzAsIso). */
-const TYPES = {
+/** pg's types, but timestamptz as ISO text: the `types` of every pool (see readTimesAsIso). */
+export const PG_TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === TIMESTAMPTZ_OID && format !== 'binary'
       ? timestamptzAsIso
@@ -30,8 +30,16 @@ const TYPES = {
 };
 
 /**
- * The settings of every pg pool of the server (database.ts, pg-read-pool.ts): times print in
- * UTC, the form timestamptzAsIso reads without parsing (every statement that depends on the
- * zone names UTC itself), and are read as ISO text.
+ * Sets up a pg pool of the server (database.ts, pg-read-pool.ts): its sessions in UTC, the form
+ * timestamptzAsIso reads without parsing (every statement that depends on the zone names UTC
+ * itself), times read as ISO text. The zone is set by a statement on each new connection, the
+ * first it runs (pg runs a client's queries in order), not by the `options` startup parameter,
+ * which PgBouncer refuses unless told to ignore it. Where it does not take (a pooler handing
+ * the session to another server connection), times print in the server's zone and are parsed
+ * as pg parses them: slower, the same instants.
  */
-export const PG_TIME_SETTINGS = { options: '-c TimeZone=UTC', types: TYPES };
+export function readTimesAsIso(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    client.query(`set time zone 'UTC'`).catch(() => {});
+  });
+}
