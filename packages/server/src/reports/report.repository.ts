@@ -152,7 +152,10 @@ export async function listReportsPage(
     from: filters.from !== undefined,
     before: bounded,
     after: after !== undefined,
-    firstRows: offset === 0 && page.limit <= MAX_LITERAL_LIMIT ? page.limit : null,
+    firstRows:
+      offset === 0 && Number.isInteger(page.limit) && page.limit <= MAX_LITERAL_LIMIT
+        ? page.limit
+        : null,
   };
   const compiled = pageQuery(db, shape, {
     projectId,
