@@ -122,4 +122,38 @@ describe('the PostgreSQL connections: times as ISO text (pg-times.ts), fixed rea
       }
     },
   );
+
+  it.runIf(DIALECTS.includes('postgres'))(
+    'reads on, unnamed from then on, when a pooler loses a named statement',
+    async () => {
+      const server = await startTestServer('postgres', { POSTGRES_READ_CONNECTIONS: '1' });
+      try {
+        const tenant = await server.tenant();
+        const sent = await call(`${server.url}/v1/reports`, {
+          body: { ingest_key: tenant.ingestKey, outcome: 'failure', details: 'a failure' },
+        });
+        expect(sent.status).toBe(201);
+        const page = () =>
+          call<{ reports: unknown[] }>(`${server.url}/v1/dashboard/${tenant.projectId}/reports`, {
+            headers: bearer(tenant.apiKey),
+          });
+        expect((await page()).status).toBe(200);
+        // What a pooler in transaction mode does: the next session holds none of them, while pg
+        // believes the connection still does.
+        const pool = server.ctx.database.readPool!;
+        const prepared = CompiledQuery.raw('select name from pg_prepared_statements');
+        expect((await pool.execute(prepared, undefined)).rows.length).toBeGreaterThan(0);
+        await pool.execute(CompiledQuery.raw('deallocate all'), undefined);
+        for (let i = 0; i < 3; i++) {
+          const res = await page();
+          expect(res.status).toBe(200);
+          expect(res.body.reports).toHaveLength(1);
+        }
+        // Nothing named again since.
+        expect((await pool.execute(prepared, undefined)).rows).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

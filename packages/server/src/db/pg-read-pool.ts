@@ -12,6 +12,13 @@ const QUERY_CANCELED = '57014';
 const MAX_PREPARED = 500;
 
 /**
+ * SQLSTATEs of a named statement a connection does not hold as pg believes (no such statement,
+ * or one already by that name): a pooler between the server and PostgreSQL that hands each
+ * statement to another session, as PgBouncer's transaction mode did before 1.21.
+ */
+const LOST_PREPARED = new Set(['26000', '42P05']);
+
+/**
  * Report reads on PostgreSQL: a second pg pool whose connections carry `statement_timeout`,
  * so a read past READ_TIMEOUT_MS is stopped by the server itself, while the main pool (writes,
  * transactions, migrations, `debrief copy`) has no such limit. A read whose request is
@@ -27,6 +34,8 @@ export class PgReadPool implements ReadPool {
   readonly #pool: pg.Pool;
   /** The name of each statement prepared by name, by its text. */
   readonly #prepared = new Map<string, string>();
+  /** False once a pooler lost a named statement: every read then runs unnamed. */
+  #naming = true;
   #running = 0;
   readonly #waiting: { start(): void }[] = [];
 
@@ -99,9 +108,11 @@ export class PgReadPool implements ReadPool {
    * once per shape (compiled-shapes.ts), the server's fixed reads: parsed once per connection
    * instead of on every read, and planned once where PostgreSQL finds its generic plan no dearer
    * than planning each read (plan_cache_mode auto, after five reads; see the first-page shape in
-   * report.repository.ts). Other statements stay unnamed, planned for their values each time.
+   * report.repository.ts). Other statements stay unnamed, planned for their values each time;
+   * so do all, once a pooler has lost a named statement (LOST_PREPARED).
    */
   #nameOf(text: string): string | null {
+    if (!this.#naming) return null;
     let name = this.#prepared.get(text);
     if (name === undefined && this.#prepared.size < MAX_PREPARED && isCompiledShapeText(text)) {
       name = `debrief_read_${this.#prepared.size + 1}`;
@@ -129,9 +140,17 @@ export class PgReadPool implements ReadPool {
     try {
       const name = this.#nameOf(query.sql);
       const values = [...query.parameters];
-      const result = await (name
-        ? client.query({ name, text: query.sql, values })
-        : client.query(query.sql, values));
+      let result: pg.QueryResult;
+      try {
+        result = await (name
+          ? client.query({ name, text: query.sql, values })
+          : client.query(query.sql, values));
+      } catch (error) {
+        if (!name || !LOST_PREPARED.has(String((error as { code?: unknown }).code))) throw error;
+        // Sessions are moved under us: no more names for this pool, and this read runs unnamed.
+        this.#naming = false;
+        result = await client.query(query.sql, values);
+      }
       return { rows: result.rows ?? [] };
     } catch (error) {
       if ((error as { code?: unknown }).code === QUERY_CANCELED) {
