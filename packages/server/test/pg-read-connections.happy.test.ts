@@ -17,6 +17,19 @@ async function withAdmin(fn: (admin: pg.Client) => Promise<unknown>): Promise<vo
   }
 }
 
+/** A PostgreSQL server with one read connection (what it holds is then what it prepared). */
+async function oneReadConnection(outcomes: string[]) {
+  const server = await startTestServer('postgres', { POSTGRES_READ_CONNECTIONS: '1' });
+  const tenant = await server.tenant();
+  for (const outcome of outcomes) {
+    const sent = await call(`${server.url}/v1/reports`, {
+      body: { ingest_key: tenant.ingestKey, outcome, details: `a ${outcome}` },
+    });
+    expect(sent.status).toBe(201);
+  }
+  return { server, tenant };
+}
+
 /** pg's own reading of a timestamptz, as ISO text: what the read connections must agree with. */
 const asPgReadsIt = (text: string) =>
   (pg.types.getTypeParser(1184, 'text')(text) as Date).toISOString();
@@ -80,15 +93,8 @@ describe('the PostgreSQL connections: times as ISO text (pg-times.ts), fixed rea
   it.runIf(DIALECTS.includes('postgres'))(
     'prepares the fixed reads by name, and plans the first page once per connection',
     async () => {
-      const server = await startTestServer('postgres', { POSTGRES_READ_CONNECTIONS: '1' });
+      const { server, tenant } = await oneReadConnection(['success', 'failure']);
       try {
-        const tenant = await server.tenant();
-        for (const outcome of ['success', 'failure']) {
-          const sent = await call(`${server.url}/v1/reports`, {
-            body: { ingest_key: tenant.ingestKey, outcome, details: `a ${outcome}` },
-          });
-          expect(sent.status).toBe(201);
-        }
         for (let i = 0; i < 8; i++) {
           const res = await call(`${server.url}/v1/dashboard/${tenant.projectId}/reports`, {
             headers: bearer(tenant.apiKey),
@@ -126,13 +132,8 @@ describe('the PostgreSQL connections: times as ISO text (pg-times.ts), fixed rea
   it.runIf(DIALECTS.includes('postgres'))(
     'reads on, unnamed from then on, when a pooler loses a named statement',
     async () => {
-      const server = await startTestServer('postgres', { POSTGRES_READ_CONNECTIONS: '1' });
+      const { server, tenant } = await oneReadConnection(['failure']);
       try {
-        const tenant = await server.tenant();
-        const sent = await call(`${server.url}/v1/reports`, {
-          body: { ingest_key: tenant.ingestKey, outcome: 'failure', details: 'a failure' },
-        });
-        expect(sent.status).toBe(201);
         const page = () =>
           call<{ reports: unknown[] }>(`${server.url}/v1/dashboard/${tenant.projectId}/reports`, {
             headers: bearer(tenant.apiKey),
