@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { ISSUE_COLUMNS, type IssueFilters, type IssueSort } from './issue.repository.js';
+import { type IssueFilters, type IssueSort, SUMMARY_COLUMNS } from './issue.repository.js';
 
 /**
  * The issues list with a date range (issue 18, item 5: "open issues worst first, reports in the
@@ -31,7 +31,7 @@ export interface IssueRange {
   before?: Date;
 }
 
-const QUALIFIED = ISSUE_COLUMNS.map((column) => `issues.${column}` as const);
+const QUALIFIED = SUMMARY_COLUMNS.map((column) => `issues.${column}` as const);
 
 /** The project's issues that pass the filters and could have a report in the range. */
 function filteredIssues(

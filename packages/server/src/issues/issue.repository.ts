@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compiledShapes } from '../db/compiled-shapes.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { byCodePoint, withIssue } from '../reports/report.repository.js';
@@ -30,6 +31,24 @@ export const ISSUE_COLUMNS = [
   'updated_at',
 ] as const;
 
+/**
+ * The columns an issue's summary shows (issue-wire.ts toIssueSummary): what the list, the
+ * range list and the `issue` events read. Reading all of ISSUE_COLUMNS for 50 issues was ~10 µs
+ * an issue on SQLite's event loop, half of the Issues view's server CPU (CPU profile, 2026-11-26).
+ */
+export const SUMMARY_COLUMNS = [
+  'id',
+  'title',
+  'status',
+  'regressed_at',
+  'outcome',
+  'tool_name',
+  'report_count',
+  'first_seen',
+  'last_seen',
+  'sample_details',
+] as const;
+
 export interface IssueFilters {
   /** undefined: every status. */
   status?: string;
@@ -39,12 +58,65 @@ export interface IssueFilters {
 
 export type IssueSort = 'last_seen' | 'first_seen' | 'count';
 
-function filtered(db: Kysely<DB>, projectId: string, filters: IssueFilters) {
-  let q = db.selectFrom('issues').where('project_id', '=', projectId);
-  if (filters.status !== undefined) q = q.where('status', '=', filters.status);
-  if (filters.outcome !== undefined) q = q.where('outcome', '=', filters.outcome);
-  if (filters.toolName !== undefined) q = q.where('tool_name', '=', filters.toolName);
+/** Which filters a list or count has, and its order: what makes its SQL text. */
+interface ListShape {
+  status: boolean;
+  outcome: boolean;
+  toolName: boolean;
+  sort: IssueSort;
+}
+
+interface ListParams extends Record<string, unknown> {
+  projectId: string;
+  status: string | null;
+  outcome: string | null;
+  toolName: string | null;
+  limit: number;
+  offset: number;
+}
+
+function filtered(db: Kysely<DB>, shape: ListShape, p: ListParams) {
+  let q = db.selectFrom('issues').where('project_id', '=', p.projectId);
+  if (shape.status) q = q.where('status', '=', p.status);
+  if (shape.outcome) q = q.where('outcome', '=', p.outcome);
+  if (shape.toolName) q = q.where('tool_name', '=', p.toolName);
   return q;
+}
+
+/** The Issues view's two statements, compiled once per shape (db/compiled-shapes.ts). */
+const listQuery = compiledShapes((db: Kysely<DB>, shape: ListShape, p: ListParams) =>
+  filtered(db, shape, p)
+    .select(SUMMARY_COLUMNS)
+    .orderBy(shape.sort === 'count' ? 'report_count' : shape.sort, 'desc')
+    .orderBy('id', 'desc')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+const countQuery = compiledShapes((db: Kysely<DB>, shape: ListShape, p: ListParams) =>
+  filtered(db, shape, p).select((eb) => eb.fn.countAll<number | string>().as('n')),
+);
+
+function listArgs(
+  projectId: string,
+  filters: IssueFilters,
+  sort: IssueSort,
+  page: { offset: number; limit: number },
+): [ListShape, ListParams] {
+  return [
+    {
+      status: filters.status !== undefined,
+      outcome: filters.outcome !== undefined,
+      toolName: filters.toolName !== undefined,
+      sort,
+    },
+    {
+      projectId,
+      status: filters.status ?? null,
+      outcome: filters.outcome ?? null,
+      toolName: filters.toolName ?? null,
+      ...page,
+    },
+  ];
 }
 
 export async function listIssuesPage(
@@ -54,14 +126,8 @@ export async function listIssuesPage(
   sort: IssueSort,
   page: { offset: number; limit: number },
 ) {
-  const column = sort === 'count' ? 'report_count' : sort;
-  return filtered(db, projectId, filters)
-    .select(ISSUE_COLUMNS)
-    .orderBy(column, 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  const [shape, params] = listArgs(projectId, filters, sort, page);
+  return (await db.executeQuery(listQuery(db, shape, params))).rows;
 }
 
 export type IssueRow = Awaited<ReturnType<typeof listIssuesPage>>[number];
@@ -71,10 +137,10 @@ export async function countIssues(
   projectId: string,
   filters: IssueFilters,
 ): Promise<number> {
-  const row = await filtered(db, projectId, filters)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  // The order is no part of a count: one shape per filter set.
+  const [shape, params] = listArgs(projectId, filters, 'last_seen', { offset: 0, limit: 0 });
+  const { rows } = await db.executeQuery(countQuery(db, shape, params));
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function findIssue(db: Kysely<DB>, projectId: string, issueId: string) {
@@ -88,7 +154,7 @@ export async function findIssue(db: Kysely<DB>, projectId: string, issueId: stri
 
 export async function listIssueRowsByIds(db: Kysely<DB>, ids: string[]): Promise<IssueRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('issues').select(ISSUE_COLUMNS).where('id', 'in', ids).execute();
+  return db.selectFrom('issues').select(SUMMARY_COLUMNS).where('id', 'in', ids).execute();
 }
 
 /**
