@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer } from '../../../test/harness/test-server.js';
-import { timestamptzAsIso } from '../src/db/pg-times.js';
+import { timestamptzAsIso } from '../src/db/pg-pool.js';
 import { bearer, call } from './http.js';
 
 /** Runs `fn` on a connection to the test cluster's admin database. */
@@ -34,7 +34,7 @@ async function oneReadConnection(outcomes: string[]) {
 const asPgReadsIt = (text: string) =>
   (pg.types.getTypeParser(1184, 'text')(text) as Date).toISOString();
 
-describe('the PostgreSQL connections: times as ISO text (pg-times.ts), fixed reads prepared (pg-read-pool.ts)', () => {
+describe('the PostgreSQL connections: times as ISO text (pg-pool.ts), fixed reads prepared (pg-read-pool.ts)', () => {
   it("reads PostgreSQL's UTC text as the ISO text SQLite stores, truncated to the millisecond", () => {
     for (const text of [
       '2026-11-26 09:27:14+00',

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { openPgPool } from './pg-pool.js';
 import { PgReadPool } from './pg-read-pool.js';
-import { PG_TYPES, readTimesAsIso } from './pg-times.js';
 import type { ReadPool } from './read-pool.js';
 import { RoutedDialect } from './routed-dialect.js';
 import type { DB } from './schema.js';
@@ -121,34 +121,14 @@ export function openDatabase(
   };
 }
 
-/**
- * The PostgreSQL pool. A pg client whose connection drops (a PostgreSQL restart or failover,
- * `pg_terminate_backend`, `idle_session_timeout`, a proxy closing an idle connection) emits
- * 'error'; with no listener, Node ends the process (issue 16, finding 4). pg-pool listens only
- * while a client is idle, so every client gets a listener of its own when it connects: the
- * broken client is discarded (pg-pool drops a client that is not queryable when it is
- * released), the query it was running fails (503, errors/storage-fault.ts), and the next query
- * opens a new connection. A connect that hangs (a host that dropped off the network) gives up
- * after 5 s instead of holding the request; TCP keep-alive notices a dead peer on idle ones.
- */
+/** The main PostgreSQL pool (pg-pool.ts): writes, transactions, migrations, `debrief copy`. */
 function openPool(url: string, log: DatabaseLog): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: url,
+  return openPgPool(url, {
     max: 10,
-    connectionTimeoutMillis: 5000,
-    keepAlive: true,
-    types: PG_TYPES,
-  });
-  readTimesAsIso(pool);
-  pool.on('connect', (client) => {
-    client.on('error', (error) =>
+    onLost: (error) =>
       log.warn(
         { err: error },
         'a PostgreSQL connection was lost; the pool opens a new one when needed',
       ),
-    );
   });
-  // The same error of an idle client, re-emitted by pg-pool: already logged by its client.
-  pool.on('error', () => {});
-  return pool;
 }

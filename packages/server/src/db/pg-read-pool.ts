@@ -1,7 +1,7 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import pg from 'pg';
 import { isCompiledShapeText } from './compiled-shapes.js';
-import { PG_TYPES, readTimesAsIso } from './pg-times.js';
+import { openPgPool } from './pg-pool.js';
 import type { ReadCancel } from './read-cancel.js';
 import { type ReadPool, readCancelled, readTimedOut } from './read-pool.js';
 
@@ -47,18 +47,12 @@ export class PgReadPool implements ReadPool {
       onError(error: Error): void;
     },
   ) {
-    this.#pool = new pg.Pool({
-      connectionString: url,
-      max: options.connections,
-      connectionTimeoutMillis: 5000,
-      keepAlive: true,
-      statement_timeout: options.timeoutMs,
-      types: PG_TYPES,
-    });
-    readTimesAsIso(this.#pool);
     // As the main pool (database.ts): a lost connection is logged and replaced, never fatal.
-    this.#pool.on('connect', (client) => client.on('error', options.onError));
-    this.#pool.on('error', () => {});
+    this.#pool = openPgPool(url, {
+      max: options.connections,
+      statementTimeoutMs: options.timeoutMs,
+      onLost: options.onError,
+    });
   }
 
   async execute(
