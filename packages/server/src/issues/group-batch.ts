@@ -13,6 +13,7 @@ import {
   listUngroupedReports,
   lockGroupingProgress,
   setReportsIssues,
+  tuneGroupingTransaction,
 } from './grouping.repository.js';
 import { PoolCache } from './pool-cache.js';
 
@@ -62,6 +63,7 @@ export async function groupBatch(
   const none: BatchResult = { grouped: 0, changes: [], lastStoredAt: null };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress) return none;
+  await tuneGroupingTransaction(trx, dialect);
   const reports = await listUngroupedReports(trx, limit);
   if (reports.length === 0) return none;
   const version = Number(progress.issues_version);

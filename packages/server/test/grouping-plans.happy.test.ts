@@ -1,0 +1,151 @@
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestDatabase,
+  DIALECTS,
+  type TestDatabase,
+} from '../../../test/harness/databases.js';
+import { openMigratedDatabase } from '../src/db/migrate.js';
+import type { DB } from '../src/db/schema.js';
+import {
+  listUngroupedReports,
+  setReportsIssues,
+  tuneGroupingTransaction,
+} from '../src/issues/grouping.repository.js';
+
+/**
+ * The grouper's batch on PostgreSQL is planned by the batch, not by the table, at sizes where the
+ * planner's own choice was a sequential scan of `reports` and of `report_issues` per batch
+ * (tuneGroupingTransaction): a small project's tables, analyzed as autovacuum would, planned in
+ * the batch's transaction with the planner's statistics, not with scans priced out.
+ */
+describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on PostgreSQL", () => {
+  const REPORTS = 20_000;
+  const WAITING = 1_500;
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let kysely: Kysely<DB>;
+  const queries: CompiledQuery[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    await (await openMigratedDatabase(database.url)).database.close();
+    pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    kysely = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        if (event.level === 'query') queries.push(event.query);
+      },
+    });
+    // 20,000 reports of one project, all but the newest 1,500 grouped.
+    const waitingFrom = `lpad(to_hex(${REPORTS - WAITING}), 32, '0')`;
+    await pool.query(`
+      insert into accounts (id, email, created_at) values ('a', 'a@example.test', now());
+      insert into projects (id, account_id, name, created_at) values ('p', 'a', 'P', now());
+      insert into reports (id, project_id, outcome, tool_name, source, details, created_at)
+        select lpad(to_hex(n), 32, '0'), 'p', 'failure', 'search', 'cli',
+          'search returned nothing for query ' || n, now() - (${REPORTS} - n) * interval '1 second'
+        from generate_series(1, ${REPORTS}) as n;
+      insert into report_issues (report_id, project_id, created_at, issue_id, issue_reason)
+        select id, project_id, created_at,
+          case when id > ${waitingFrom} then null else 'i' end,
+          case when id > ${waitingFrom} then null else 'seeded' end
+        from reports;
+      analyze reports;
+      analyze report_issues;
+    `);
+  });
+  afterAll(async () => {
+    await kysely.destroy();
+    await database.drop();
+  });
+
+  interface PlanNode {
+    'Node Type': string;
+    'Relation Name'?: string;
+    'Index Name'?: string;
+    Plans?: PlanNode[];
+  }
+  const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+  /** The plan of the first statement `run` sends, in the grouper's transaction (rolled back). */
+  async function planInBatch(
+    tune: boolean,
+    run: (trx: Kysely<DB>) => Promise<unknown>,
+  ): Promise<PlanNode[]> {
+    let plan: PlanNode[] = [];
+    await kysely
+      .transaction()
+      .execute(async (trx) => {
+        if (tune) await tuneGroupingTransaction(trx, 'postgres');
+        queries.length = 0;
+        await run(trx);
+        const [query] = queries;
+        const explained = await trx.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          CompiledQuery.raw(`explain (format json) ${query!.sql}`, [...query!.parameters]),
+        );
+        plan = nodes(explained.rows[0]!['QUERY PLAN'][0].Plan);
+        throw new Rollback();
+      })
+      .catch((error) => {
+        if (!(error instanceof Rollback)) throw error;
+      });
+    return plan;
+  }
+  class Rollback extends Error {}
+
+  const types = (plan: PlanNode[]) => plan.map((node) => node['Node Type']);
+  const scans = (plan: PlanNode[]) =>
+    plan.filter((node) => node['Node Type'] === 'Seq Scan').map((node) => node['Relation Name']);
+
+  it('reads a batch through the partial index of waiting reports, then report by report', async () => {
+    const untuned = await planInBatch(false, (trx) => listUngroupedReports(trx, 1000));
+    // What the setting is for: left alone, the planner scans `reports` at this size.
+    expect(scans(untuned)).toContain('reports');
+
+    const plan = await planInBatch(true, (trx) => listUngroupedReports(trx, 1000));
+    expect(scans(plan)).toEqual([]);
+    const indexes = plan.map((node) => node['Index Name']).filter(Boolean);
+    expect(indexes).toContain('report_issues_ungrouped');
+    expect(indexes).toContain('reports_pkey');
+    expect(types(plan)).not.toContain('Gather Merge');
+    expect(types(plan)).not.toContain('Gather');
+  });
+
+  it("places a batch by each report's key", async () => {
+    const { rows } = await sql<{ report_id: string }>`
+      select report_id from report_issues where issue_id is null limit 1000
+    `.execute(kysely);
+    const placements = rows.map((row) => ({
+      reportId: row.report_id,
+      issueId: 'j',
+      reason: 'same tool search',
+    }));
+    const place = (trx: Kysely<DB>) => setReportsIssues(trx, 'postgres', placements);
+    // Left alone: a hash of every waiting report (or, at 30,000 reports, of the whole table).
+    expect(types(await planInBatch(false, place))).toContain('Hash Join');
+    const plan = await planInBatch(true, place);
+    expect(scans(plan)).toEqual([]);
+    expect(plan.map((node) => node['Index Name'])).toContain('report_issues_pkey');
+    expect(types(plan)).not.toContain('Hash Join');
+  });
+
+  it("commits a batch without waiting for the disk, and the settings end with the batch's transaction", async () => {
+    const shown = async (db: Kysely<DB>) => {
+      const { rows } = await sql<{ commit: string; hash: string }>`
+        select current_setting('synchronous_commit') as commit,
+          current_setting('enable_hashjoin') as hash
+      `.execute(db);
+      return rows[0];
+    };
+    const before = await shown(kysely);
+    await kysely.transaction().execute(async (trx) => {
+      await tuneGroupingTransaction(trx, 'postgres');
+      expect(await shown(trx)).toEqual({ commit: 'off', hash: 'off' });
+    });
+    // The test cluster commits without fsync anyway; the server's default is on.
+    expect(await shown(kysely)).toEqual(before);
+    expect(before?.hash).toBe('on');
+  });
+});
