@@ -35,17 +35,19 @@ export async function lockGroupingProgress(
  *   the reports still to group, then primary keys), and that is the right plan at any size. Left
  *   to itself, PostgreSQL chose otherwise below a few hundred thousand reports, where a
  *   sequential scan looks cheaper than a thousand index probes: reading a batch scanned all of
- *   `reports` and placing it all of `report_issues`, 13 and 17 ms a batch of 1,000 at only 30,000
- *   reports (pg_stat_statements under the bench's ingest), growing with the table; with index
- *   probes ~2 and ~8 ms (EXPLAIN ANALYZE). A scan through the partial index also drops the
- *   entries of reports grouped by the last batch (kill_prior_tuple), which the sequential scan
- *   left for vacuum: the next batch walked 20,000 of them.
+ *   `reports`, 13 ms a batch of 1,000 at only 30,000 reports under the bench's ingest
+ *   (pg_stat_statements), growing with the table, against 5.9 ms through the keys; placing it
+ *   hashed every waiting row of `report_issues`, or the whole table (its cost is mostly its row
+ *   writes either way, ~17-19 ms a batch under that load). A scan through the partial index also
+ *   drops the entries of the reports the last batch grouped (kill_prior_tuple), which the
+ *   sequential scan left for vacuum: the next read through the index walked 20,000 of them.
  * - `synchronous_commit` off: a batch's commit does not wait for its WAL to reach the disk (the
  *   WAL writer flushes it within ~0.6 s, and any durable commit after it flushes it too). What a
  *   crash of PostgreSQL can undo is whole batches, as if they had not run: their reports wait
  *   for their issue again and the next batch places them, once. Nothing committed durably can
  *   depend on an undone batch: its commit flushed the WAL, which holds the batch before it. An
- *   issue announced live by an undone batch is announced again, under a new id.
+ *   issue announced live by an undone batch is announced again, under a new id. (SQLite's
+ *   grouping connection commits without an fsync for the same reason: grouping-worker.ts.)
  */
 export async function tuneGroupingTransaction(trx: Kysely<DB>, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;
