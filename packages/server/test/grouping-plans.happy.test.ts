@@ -1,18 +1,19 @@
-import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  DIALECTS,
-  type TestDatabase,
-} from '../../../test/harness/databases.js';
-import { openMigratedDatabase } from '../src/db/migrate.js';
+import { DIALECTS } from '../../../test/harness/databases.js';
 import type { DB } from '../src/db/schema.js';
 import {
   listUngroupedReports,
   setReportsIssues,
   tuneGroupingTransaction,
 } from '../src/issues/grouping.repository.js';
+import {
+  openPlanningDatabase,
+  type PlanNode,
+  type PlanningDatabase,
+  planNodes,
+} from './pg-plans.js';
 
 /**
  * The grouper's batch on PostgreSQL is planned by the batch, not by the table, at sizes where the
@@ -23,21 +24,14 @@ import {
 describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on PostgreSQL", () => {
   const REPORTS = 20_000;
   const WAITING = 1_500;
-  let database: TestDatabase;
+  let planning: PlanningDatabase;
   let pool: pg.Pool;
   let kysely: Kysely<DB>;
-  const queries: CompiledQuery[] = [];
+  let queries: CompiledQuery[];
 
   beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    await (await openMigratedDatabase(database.url)).database.close();
-    pool = new pg.Pool({ connectionString: database.url, max: 1 });
-    kysely = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool }),
-      log: (event) => {
-        if (event.level === 'query') queries.push(event.query);
-      },
-    });
+    planning = await openPlanningDatabase();
+    ({ pool, kysely, queries } = planning);
     // 20,000 reports of one project, all but the newest 1,500 grouped.
     const waitingFrom = `lpad(to_hex(${REPORTS - WAITING}), 32, '0')`;
     await pool.query(`
@@ -56,18 +50,7 @@ describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on Post
       analyze report_issues;
     `);
   });
-  afterAll(async () => {
-    await kysely.destroy();
-    await database.drop();
-  });
-
-  interface PlanNode {
-    'Node Type': string;
-    'Relation Name'?: string;
-    'Index Name'?: string;
-    Plans?: PlanNode[];
-  }
-  const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+  afterAll(() => planning.close());
 
   /** The plan of the first statement `run` sends, in the grouper's transaction (rolled back). */
   async function planInBatch(
@@ -85,7 +68,7 @@ describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on Post
         const explained = await trx.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
           CompiledQuery.raw(`explain (format json) ${query!.sql}`, [...query!.parameters]),
         );
-        plan = nodes(explained.rows[0]!['QUERY PLAN'][0].Plan);
+        plan = planNodes(explained.rows[0]!['QUERY PLAN'][0].Plan);
         throw new Rollback();
       })
       .catch((error) => {

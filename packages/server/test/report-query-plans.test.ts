@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
-import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { type CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -37,6 +37,12 @@ import {
   countOutcomesByProjectSince,
   countOutcomesInRange,
 } from '../src/reports/report-rollups.repository.js';
+import {
+  openPlanningDatabase,
+  type PlanNode,
+  type PlanningDatabase,
+  planNodes,
+} from './pg-plans.js';
 
 const PROJECT = 'a'.repeat(32);
 const FROM = new Date('2026-01-01T00:00:00Z');
@@ -428,38 +434,16 @@ describe('query plans of the reports on SQLite', () => {
  * combination it knows to be rare, which reads only the matching entries.
  */
 describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on PostgreSQL', () => {
-  let database: TestDatabase;
+  let planning: PlanningDatabase;
   let pool: pg.Pool;
   let kysely: Kysely<DB>;
-  const queries: CompiledQuery[] = [];
+  let queries: CompiledQuery[];
 
   beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    await (await openMigratedDatabase(database.url)).database.close();
-    pool = new pg.Pool({ connectionString: database.url, max: 1 });
-    pool.on('connect', (client) => {
-      client.query('set enable_seqscan = off; set enable_sort = off').catch(() => {});
-    });
-    kysely = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool }),
-      log: (event) => {
-        if (event.level === 'query') queries.push(event.query);
-      },
-    });
+    planning = await openPlanningDatabase('set enable_seqscan = off; set enable_sort = off');
+    ({ pool, kysely, queries } = planning);
   });
-  afterAll(async () => {
-    await kysely.destroy();
-    await database.drop();
-  });
-
-  interface PlanNode {
-    'Node Type': string;
-    'Relation Name'?: string;
-    'Index Name'?: string;
-    'Index Cond'?: string;
-    Plans?: PlanNode[];
-  }
-  const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+  afterAll(() => planning.close());
 
   /** Every node of the plan of the first statement `run` sends. */
   async function planOf(run: () => Promise<unknown>): Promise<PlanNode[]> {
@@ -470,7 +454,7 @@ describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on Pos
       `explain (format json) ${query!.sql}`,
       query!.parameters as unknown[],
     );
-    return nodes(rows[0]!['QUERY PLAN'][0].Plan);
+    return planNodes(rows[0]!['QUERY PLAN'][0].Plan);
   }
 
   it("lists issues over a date range with each issue's reports read by issue and range (issue 18)", async () => {

@@ -1,0 +1,56 @@
+import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness/databases.js';
+import { openMigratedDatabase } from '../src/db/migrate.js';
+import type { DB } from '../src/db/schema.js';
+
+/** A node of `explain (format json)`, with the fields the plan tests read. */
+export interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+
+/** The node and every node under it. */
+export const planNodes = (node: PlanNode): PlanNode[] => [
+  node,
+  ...(node.Plans ?? []).flatMap(planNodes),
+];
+
+export interface PlanningDatabase {
+  /** One connection: the statements of a test see the session and transaction it set. */
+  pool: pg.Pool;
+  kysely: Kysely<DB>;
+  /** Every statement `kysely` sent, in order (a test clears it before the one it explains). */
+  queries: CompiledQuery[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated PostgreSQL database for query-plan tests. `sessionSql` runs on the
+ * connection when it opens (the reports' plan tests price sequential scans and sorts out).
+ */
+export async function openPlanningDatabase(sessionSql?: string): Promise<PlanningDatabase> {
+  const database: TestDatabase = await createTestDatabase('postgres');
+  await (await openMigratedDatabase(database.url)).database.close();
+  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  if (sessionSql) pool.on('connect', (client) => void client.query(sessionSql).catch(() => {}));
+  const queries: CompiledQuery[] = [];
+  const kysely = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      if (event.level === 'query') queries.push(event.query);
+    },
+  });
+  return {
+    pool,
+    kysely,
+    queries,
+    async close() {
+      await kysely.destroy();
+      await database.drop();
+    },
+  };
+}
