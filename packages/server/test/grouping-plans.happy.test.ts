@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import type { DB } from '../src/db/schema.js';
 import {
+  anyReportWaiting,
   listUngroupedReports,
   setReportsIssues,
   tuneGroupingTransaction,
@@ -94,6 +95,12 @@ describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on Post
     expect(indexes).toContain('reports_pkey');
     expect(types(plan)).not.toContain('Gather Merge');
     expect(types(plan)).not.toContain('Gather');
+  });
+
+  it('asks whether a report waits with one entry of the partial index', async () => {
+    const plan = await planInBatch(false, (trx) => anyReportWaiting(trx));
+    expect(scans(plan)).toEqual([]);
+    expect(plan.map((node) => node['Index Name'])).toContain('report_issues_ungrouped');
   });
 
   it("places a batch by each report's key", async () => {

@@ -84,8 +84,7 @@ describe.each(DIALECTS)('reads never stall ingest (%s)', (dialect) => {
   });
 
   it('carries the request cancel to the reads of real routes, past their authentication', async () => {
-    // Without the background grouper, whose rounds read reports for no request (and no cancel).
-    server = await startTestServer(dialect, { ISSUE_GROUPING: 'off' });
+    server = await startTestServer(dialect);
     const tenant = await server.tenant();
     const pool = server.ctx.database.readPool!;
     const execute = pool.execute.bind(pool);

@@ -17,7 +17,11 @@ import {
 } from '../src/console/stats.repository.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
-import { hasUngroupedReports, listUngroupedReports } from '../src/issues/grouping.repository.js';
+import {
+  anyReportWaiting,
+  hasUngroupedReports,
+  listUngroupedReports,
+} from '../src/issues/grouping.repository.js';
 import type { IssueFilters } from '../src/issues/issue.repository.js';
 import {
   countIssuesInRange,
@@ -326,6 +330,12 @@ describe('query plans of the reports on SQLite', () => {
     const [waiting] = await plans(() => hasUngroupedReports(kysely));
     expect(waiting!.join('\n')).toMatch(/SCAN report_issues USING INDEX report_issues_ungrouped/);
     expect(waiting!.join('\n')).not.toMatch(/TEMP B-TREE/);
+    // And by the background grouper before it takes the write lock.
+    const [peek] = await plans(() => anyReportWaiting(kysely));
+    expect(peek!.join('\n')).toMatch(
+      /SCAN report_issues USING (COVERING )?INDEX report_issues_ungrouped/,
+    );
+    expect(peek!.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
 
   it("lists issues over a date range by seeking each issue's reports in the range, never the project's whole history (issue 18)", async () => {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
-import { hasUngroupedReports } from './grouping.repository.js';
+import { anyReportWaiting } from './grouping.repository.js';
 import { PoolCache } from './pool-cache.js';
 
 /** Where the grouper's batches run: in this thread, or in a thread of their own. */
@@ -25,7 +25,7 @@ export function inProcessBatches(db: Kysely<DB>, dialect: Dialect): BatchRunner 
       // grouper and triage share, and on SQLite the file's one write lock, which the report
       // writer then waits for (its busy handler sleeps a millisecond or more). On SQLite the
       // writer groups arriving reports itself, so nearly every round here finds nothing.
-      if (!(await hasUngroupedReports(db))) return { grouped: 0, changes: [], lastStoredAt: null };
+      if (!(await anyReportWaiting(db))) return { grouped: 0, changes: [], lastStoredAt: null };
       try {
         const result = await db
           .transaction()

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
+import { UNROUTED_READ } from '../db/read-routing.js';
 import type { DB } from '../db/schema.js';
 import { countColumns, type OutcomeCounts } from './issue-counts.js';
 
@@ -137,6 +138,21 @@ export async function hasUngroupedReports(trx: Kysely<DB>): Promise<boolean> {
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Whether any stored report waits for its issue, before a grouper takes its lock
+ * (batch-runner.ts): one entry of the partial index of the waiting reports, in its order (which
+ * makes SQLite use it). On the caller's own connection (UNROUTED_READ): the grouper has passed
+ * the writer's barrier already, and an in-process grouper's probe would otherwise start a reader
+ * process of a server nobody reads from. A report's row there is written with the report.
+ */
+export async function anyReportWaiting(db: Kysely<DB>): Promise<boolean> {
+  const { rows } = await sql`
+    ${UNROUTED_READ} select report_id from report_issues where issue_id is null
+    order by created_at, report_id limit 1
+  `.execute(db);
+  return rows.length > 0;
 }
 
 export type UngroupedReport = Awaited<ReturnType<typeof listUngroupedReports>>[number];
