@@ -9,7 +9,7 @@ import {
   type ReportToGroup,
 } from './group-reports.js';
 import {
-  hasUngroupedReports,
+  anyReportWaiting,
   listUngroupedReports,
   lockGroupingProgress,
   setReportsIssues,
@@ -130,7 +130,7 @@ async function groupArrivals(
 ): Promise<Arrivals | null> {
   if (reports.length === 0) return { placements: new Map(), changes: [] };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
-  if (!progress || (await hasUngroupedReports(trx))) return null;
+  if (!progress || (await anyReportWaiting(trx))) return null;
   const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, dialect, reports, version, now, DEFAULT_ENGINE, cache);
   return {

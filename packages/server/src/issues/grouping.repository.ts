@@ -100,25 +100,20 @@ export async function readGroupingProgress(db: Kysely<DB>) {
 }
 
 /**
- * The reports still to group, in report order: the entries of the partial index
+ * The next `limit` reports still to group, in report order: the entries of the partial index
  * `report_issues_ungrouped` (migration 0017), which holds only these, each with its report. A
  * walk of a few entries whatever the size of `reports`, that finds a report committed late
  * (behind a later one, on another connection or instance) as well. The order is also what
  * makes SQLite's planner pick that index: without it, it scanned all of
  * `report_issues_by_project_issue` (report-query-plans.test.ts).
  */
-function waitingReports(trx: Kysely<DB>) {
+export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
   return trx
     .selectFrom('report_issues')
     .innerJoin('reports', 'reports.id', 'report_issues.report_id')
     .where('report_issues.issue_id', 'is', null)
     .orderBy('report_issues.created_at', 'asc')
-    .orderBy('report_issues.report_id', 'asc');
-}
-
-/** The next `limit` reports still to group, in report order (waitingReports). */
-export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
-  return waitingReports(trx)
+    .orderBy('report_issues.report_id', 'asc')
     .select([
       'reports.id',
       'reports.project_id',
@@ -131,21 +126,13 @@ export async function listUngroupedReports(trx: Kysely<DB>, limit: number) {
     .execute();
 }
 
-/** Whether any stored report waits for its issue: one entry of waitingReports read at most. */
-export async function hasUngroupedReports(trx: Kysely<DB>): Promise<boolean> {
-  const row = await waitingReports(trx)
-    .select('report_issues.report_id')
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
- * Whether any stored report waits for its issue, before a grouper takes its lock
- * (batch-runner.ts): one entry of the partial index of the waiting reports, in its order (which
- * makes SQLite use it). On the caller's own connection (UNROUTED_READ): the grouper has passed
- * the writer's barrier already, and an in-process grouper's probe would otherwise start a reader
- * process of a server nobody reads from. A report's row there is written with the report.
+ * Whether any stored report waits for its issue: one entry of the partial index of the waiting
+ * reports, in its order (which makes SQLite use it). Asked by the report writer before it groups
+ * arriving reports (in its transaction), and by a grouper before it takes its lock
+ * (batch-runner.ts), on its own connection (UNROUTED_READ): it has passed the writer's barrier
+ * already, and an in-process grouper's probe would otherwise start a reader process of a server
+ * nobody reads from. A report's row there is written with the report.
  */
 export async function anyReportWaiting(db: Kysely<DB>): Promise<boolean> {
   const { rows } = await sql`
