@@ -1,5 +1,4 @@
-import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type pg from 'pg';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import type { DB } from '../src/db/schema.js';
@@ -9,12 +8,7 @@ import {
   setReportsIssues,
   tuneGroupingTransaction,
 } from '../src/issues/grouping.repository.js';
-import {
-  openPlanningDatabase,
-  type PlanNode,
-  type PlanningDatabase,
-  planNodes,
-} from './pg-plans.js';
+import { openPlanningDatabase, type PlanNode, type PlanningDatabase } from './pg-plans.js';
 
 /**
  * The grouper's batch on PostgreSQL is planned by the batch, not by the table, at sizes where the
@@ -26,16 +20,14 @@ describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on Post
   const REPORTS = 20_000;
   const WAITING = 1_500;
   let planning: PlanningDatabase;
-  let pool: pg.Pool;
   let kysely: Kysely<DB>;
-  let queries: CompiledQuery[];
 
   beforeAll(async () => {
     planning = await openPlanningDatabase();
-    ({ pool, kysely, queries } = planning);
+    ({ kysely } = planning);
     // 20,000 reports of one project, all but the newest 1,500 grouped.
     const waitingFrom = `lpad(to_hex(${REPORTS - WAITING}), 32, '0')`;
-    await pool.query(`
+    await planning.pool.query(`
       insert into accounts (id, email, created_at) values ('a', 'a@example.test', now());
       insert into projects (id, account_id, name, created_at) values ('p', 'a', 'P', now());
       insert into reports (id, project_id, outcome, tool_name, source, details, created_at)
@@ -63,13 +55,7 @@ describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on Post
       .transaction()
       .execute(async (trx) => {
         if (tune) await tuneGroupingTransaction(trx, 'postgres');
-        queries.length = 0;
-        await run(trx);
-        const [query] = queries;
-        const explained = await trx.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          CompiledQuery.raw(`explain (format json) ${query!.sql}`, [...query!.parameters]),
-        );
-        plan = planNodes(explained.rows[0]!['QUERY PLAN'][0].Plan);
+        plan = await planning.planOf(() => run(trx), trx);
         throw new Rollback();
       })
       .catch((error) => {

@@ -1,4 +1,4 @@
-import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/databases.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
@@ -14,17 +14,17 @@ export interface PlanNode {
 }
 
 /** The node and every node under it. */
-export const planNodes = (node: PlanNode): PlanNode[] => [
-  node,
-  ...(node.Plans ?? []).flatMap(planNodes),
-];
+const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
 
 export interface PlanningDatabase {
   /** One connection: the statements of a test see the session and transaction it set. */
   pool: pg.Pool;
   kysely: Kysely<DB>;
-  /** Every statement `kysely` sent, in order (a test clears it before the one it explains). */
-  queries: CompiledQuery[];
+  /**
+   * Every node of the plan of the first statement `run` sends through `kysely`, explained on
+   * `db` (by default `kysely`; a transaction of it to plan under the transaction's settings).
+   */
+  planOf(run: () => Promise<unknown>, db?: Kysely<DB>): Promise<PlanNode[]>;
   close(): Promise<void>;
 }
 
@@ -47,7 +47,15 @@ export async function openPlanningDatabase(sessionSql?: string): Promise<Plannin
   return {
     pool,
     kysely,
-    queries,
+    async planOf(run, db = kysely) {
+      queries.length = 0;
+      await run();
+      const [query] = queries;
+      const { rows } = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        CompiledQuery.raw(`explain (format json) ${query!.sql}`, [...query!.parameters]),
+      );
+      return planNodes(rows[0]!['QUERY PLAN'][0].Plan);
+    },
     async close() {
       await kysely.destroy();
       await database.drop();

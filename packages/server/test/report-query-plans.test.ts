@@ -1,6 +1,5 @@
 import SQLite from 'better-sqlite3';
 import { type CompiledQuery, Kysely, SqliteDialect } from 'kysely';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -37,12 +36,7 @@ import {
   countOutcomesByProjectSince,
   countOutcomesInRange,
 } from '../src/reports/report-rollups.repository.js';
-import {
-  openPlanningDatabase,
-  type PlanNode,
-  type PlanningDatabase,
-  planNodes,
-} from './pg-plans.js';
+import { openPlanningDatabase, type PlanningDatabase } from './pg-plans.js';
 
 const PROJECT = 'a'.repeat(32);
 const FROM = new Date('2026-01-01T00:00:00Z');
@@ -437,27 +431,15 @@ describe('query plans of the reports on SQLite', () => {
  */
 describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on PostgreSQL', () => {
   let planning: PlanningDatabase;
-  let pool: pg.Pool;
   let kysely: Kysely<DB>;
-  let queries: CompiledQuery[];
 
   beforeAll(async () => {
     planning = await openPlanningDatabase('set enable_seqscan = off; set enable_sort = off');
-    ({ pool, kysely, queries } = planning);
+    ({ kysely } = planning);
   });
   afterAll(() => planning.close());
 
-  /** Every node of the plan of the first statement `run` sends. */
-  async function planOf(run: () => Promise<unknown>): Promise<PlanNode[]> {
-    queries.length = 0;
-    await run();
-    const [query] = queries;
-    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `explain (format json) ${query!.sql}`,
-      query!.parameters as unknown[],
-    );
-    return planNodes(rows[0]!['QUERY PLAN'][0].Plan);
-  }
+  const planOf = (run: () => Promise<unknown>) => planning.planOf(run);
 
   it("lists issues over a date range with each issue's reports read by issue and range (issue 18)", async () => {
     for (const q of ISSUE_QUERIES) {
