@@ -1,7 +1,7 @@
 /**
  * The read rows of issue 17's table, and the Issues view of issue 18: every one is a request a
- * user of the API or the dashboard makes, with the p99 target next to it. Built when measured, so "7 days ago" and "10 minutes
- * ago" are relative to the moment the row runs.
+ * user of the API or the dashboard makes, with the p99 target next to it. Built when measured,
+ * so "7 days ago" and "10 minutes ago" are relative to the moment the row runs.
  */
 import { RARE_TOOL_NAME, TOOL_NAMES } from './seed.js';
 
