@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
+import { newId } from '../src/ids.js';
 import { bumpIssuesVersion, readGroupingProgress } from '../src/issues/grouping.repository.js';
 import type { BusEvent } from '../src/realtime/event-bus.js';
 import { submit } from './issues-helpers.js';
@@ -66,6 +67,32 @@ describe('the SQLite report writer groups what it stores', () => {
     unsubscribe();
     const created = events.filter((e) => e.type === 'issue' && e.issue.change === 'created');
     expect(created).toHaveLength(3);
+  });
+
+  it('groups what a stopped server left in the inbox, read from the file, with what comes after', async () => {
+    const t = await server.tenant();
+    // Committed to the inbox by a writer that is gone: this writer never stored it.
+    const left = newId();
+    await sql`
+      insert into report_inbox (id, project_id, outcome, tool_name, details, created_at)
+      values (${left}, ${t.projectId}, 'failure', 'search', ${`${PROBLEMS[1]} (left behind)`},
+        ${new Date(Date.now() - 1_000).toISOString()})
+    `.execute(server.ctx.db);
+    const after = await submit(server, t, {
+      outcome: 'failure',
+      tool_name: 'search',
+      details: `${PROBLEMS[1]} (request 7)`,
+    });
+    const later = await submit(server, t, {
+      outcome: 'failure',
+      tool_name: 'search',
+      details: `${PROBLEMS[2]} (request 8)`,
+    });
+    const rows = await reportsOf(t.projectId);
+    expect(rows.map((r) => r.id)).toEqual([left, after, later]);
+    expect(rows.every((r) => r.issue_id !== null)).toBe(true);
+    expect(rows[1]!.issue_id).toBe(rows[0]!.issue_id);
+    expect(rows[2]!.issue_id).not.toBe(rows[0]!.issue_id);
   });
 
   it('leaves new reports to the grouper while older ones wait for it, then groups again', async () => {

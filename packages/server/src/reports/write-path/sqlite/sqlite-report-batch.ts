@@ -5,6 +5,7 @@ import type { StorageDefaults } from '../../../limits/storage-limits.js';
 import type { Statement } from '../batch-statements.js';
 import { type Row, runSync, storeBatchSteps } from '../batch-steps.js';
 import type { ReportSubmission, SubmissionOutcome } from '../report-writer.js';
+import { InboxMirror } from './inbox-mirror.js';
 import type { BatchResult } from './sqlite-thread-messages.js';
 
 /**
@@ -79,6 +80,8 @@ export function createSqliteReportBatch(
     moveUngrouped(LAST_ROWID);
     emptyUpTo.run(LAST_ROWID);
   });
+  // The inbox as the grouped move reads it, from memory, checked against the chunk's ids.
+  const mirror = grouper ? new InboxMirror() : null;
   // Reports committed to the inbox and not moved yet, including any a stopped server left.
   let inboxRows = (sqlite.prepare('select count(*) as n from report_inbox').get() as { n: number })
     .n;
@@ -107,9 +110,23 @@ export function createSqliteReportBatch(
         }
       });
     }
-    for (const result of results) {
-      if ('outcome' in result && result.outcome.status === 'stored') inboxRows++;
-    }
+    const stored: ReportToGroup[] = [];
+    results.forEach((result, i) => {
+      if (!('outcome' in result) || result.outcome.status !== 'stored') return;
+      inboxRows++;
+      if (!mirror) return;
+      const { report } = submissions[i]!;
+      stored.push({
+        id: report.id,
+        project_id: result.outcome.projectId,
+        outcome: report.outcome,
+        tool_name: report.toolName,
+        details: report.details,
+        // As insertReports stores it.
+        created_at: report.createdAt.toISOString(),
+      });
+    });
+    mirror?.append(stored);
     return results;
   }
 
@@ -122,10 +139,14 @@ export function createSqliteReportBatch(
     if (inboxRows === 0) return;
     move.immediate();
     inboxRows = 0;
+    mirror?.clear();
   }
 
+  const selectChunkIds = sqlite
+    .prepare(`select rowid, id from report_inbox order by rowid limit ${GROUPED_MOVE_ROWS}`)
+    .raw(true);
   const selectChunk = sqlite.prepare(`
-    select rowid as inbox_row, id, project_id, outcome, tool_name, details, created_at
+    select id, project_id, outcome, tool_name, details, created_at
     from report_inbox order by rowid limit ${GROUPED_MOVE_ROWS}
   `);
   // The chunk's reports, then their rows of `report_issues` (migration 0017) with the
@@ -156,27 +177,31 @@ export function createSqliteReportBatch(
    * inserted with its issue (issues/group-batch.ts createArrivalGrouper), in one transaction;
    * inserted without one, for the background grouper, while older reports wait for it. Returns
    * the issues to announce. Throws (and moves nothing) if it fails: moveInbox then moves them
-   * without grouping. Only with a grouper (ISSUE_GROUPING on).
+   * without grouping. Only with a grouper (ISSUE_GROUPING on). The reports come from the mirror
+   * of what storeBatch stored (inbox-mirror.ts) when it holds the chunk, else from the file.
    */
   async function moveGroupedChunk(): Promise<Change[]> {
     if (!grouper) throw new Error('This writer does not group reports (ISSUE_GROUPING=off).');
     const moved = await grouper.transaction(async (_trx, group) => {
-      const rows = selectChunk.all() as (ReportToGroup & { inbox_row: number })[];
-      const last = rows.at(-1)?.inbox_row;
-      if (last === undefined) return { count: 0, changes: [] };
+      const chunk = selectChunkIds.all() as [number, string][];
+      const last = chunk.at(-1)?.[0];
+      if (last === undefined) return { ids: [], changes: [] };
+      const ids = chunk.map(([, id]) => id);
+      const rows = mirror?.take(ids) ?? (selectChunk.all() as ReportToGroup[]);
       const arrivals = await group(rows);
       if (arrivals) {
-        const placements = rows.map((row) => {
+        const placements = rows.map((row, i) => {
           const placed = arrivals.placements.get(row.id);
-          return [row.inbox_row, placed?.issueId ?? null, placed?.reason ?? null];
+          return [chunk[i]![0], placed?.issueId ?? null, placed?.reason ?? null];
         });
         insertGrouped(last, placements);
       } else moveUngrouped(last);
       emptyUpTo.run(last);
-      return { count: rows.length, changes: arrivals?.changes ?? [] };
+      return { ids, changes: arrivals?.changes ?? [] };
     });
+    mirror?.moved(moved.ids);
     // An empty chunk means an empty inbox, whatever the count said: the move loop ends.
-    inboxRows = moved.count === 0 ? 0 : Math.max(0, inboxRows - moved.count);
+    inboxRows = moved.ids.length === 0 ? 0 : Math.max(0, inboxRows - moved.ids.length);
     return moved.changes;
   }
 
