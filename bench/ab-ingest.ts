@@ -9,10 +9,10 @@
  * (`name:off`: that build with ISSUE_GROUPING=off; the rest as AB_GROUPING says, default on;
  * `AB_DIALECT=sqlite`: on a fresh SQLite file each run instead.)
  * Each round runs every build once on a fresh database of a durable throwaway cluster, the
- * order reversed every other round; it prints each run (with how long reports waited for their
- * issue) and the medians of req/s, of the server's CPU a request, and of the whole machine's (the
- * database's and the load generator's included: what a request costs the two cores). Not part
- * of `npm run bench`.
+ * order reversed every other round; it prints each run (its p99, and how long reports waited
+ * for their issue) and the medians of req/s, of p99, of the server's CPU a request, and of the
+ * whole machine's (the database's and the load generator's included: what a request costs the
+ * two cores). Not part of `npm run bench`.
  */
 import { postgresDatabase, sqliteDatabase, startPostgresCluster } from './databases.js';
 import { benchDebriefIngest } from './ingest.bench.js';
@@ -25,7 +25,7 @@ const onSqlite = process.env.AB_DIALECT === 'sqlite';
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
 
 const cluster = onSqlite ? null : await startPostgresCluster({ durable: true });
-const results = new Map<string, { rps: number; cpu: number; machine: number }[]>();
+const results = new Map<string, { rps: number; p99: number; cpu: number; machine: number }[]>();
 let databases = 0;
 try {
   for (let round = 0; round < rounds; round++) {
@@ -42,9 +42,10 @@ try {
         const cpu = run.cpuMicrosPerRequest ?? 0;
         const machine = run.machineCpuMicrosPerRequest ?? 0;
         const rps = run.requestsPerSecond;
-        results.set(build, [...(results.get(build) ?? []), { rps, cpu, machine }]);
+        const p99 = run.p99Ms;
+        results.set(build, [...(results.get(build) ?? []), { rps, p99, cpu, machine }]);
         process.stderr.write(
-          `round ${round + 1} ${build}: ${Math.round(rps)} req/s, ${Math.round(cpu)} µs a request (machine ${Math.round(machine)})${run.grouping ? `, reports waited up to ${run.grouping.maxAgeMs} ms` : ''}\n`,
+          `round ${round + 1} ${build}: ${Math.round(rps)} req/s, p99 ${p99} ms, ${Math.round(cpu)} µs a request (machine ${Math.round(machine)})${run.grouping ? `, reports waited up to ${run.grouping.maxAgeMs} ms` : ''}\n`,
         );
       } finally {
         await database.drop();
@@ -56,9 +57,10 @@ try {
 }
 for (const [build, runs] of results) {
   const rps = Math.round(median(runs.map((r) => r.rps)));
+  const p99 = median(runs.map((r) => r.p99));
   const cpu = Math.round(median(runs.map((r) => r.cpu)));
   const machine = Math.round(median(runs.map((r) => r.machine)));
   process.stdout.write(
-    `${build}: median ${rps} req/s, ${cpu} µs a request (server), ${machine} (machine)\n`,
+    `${build}: median ${rps} req/s, p99 ${p99} ms, ${cpu} µs a request (server), ${machine} (machine)\n`,
   );
 }

@@ -11,6 +11,9 @@ export function sqlitePath(url: string): string {
   return path === ':memory:' ? path : resolve(path);
 }
 
+/** See openSqliteConnection. */
+export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+
 /**
  * One connection to the SQLite file, set up alike wherever one is opened: the server's main
  * connection and the report writer's (reports/write-path/sqlite/). Kept free of Kysely and
@@ -33,5 +36,12 @@ export function openSqliteConnection(
   // Another connection (the report writer, the CLI) may hold the write lock: wait for it
   // instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
+  // A connection that commits with the WAL past this many pages checkpoints it, in its own
+  // thread: the backstop behind the report writer's checkpoint thread, which copies the WAL
+  // into the file as it goes (reports/write-path/sqlite/wal-checkpointer.ts). At SQLite's
+  // default of 1,000 (~4 MB) the writer itself checkpointed two or three times a second under
+  // ingest; at this (~16 MB) it seldom does, and the WAL stays bounded where nothing
+  // checkpoints beside it (the CLI).
+  sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   return sqlite;
 }

@@ -11,6 +11,7 @@ import type {
   WriterThreadData,
 } from './sqlite-thread-messages.js';
 import { type Numbered, packResults, unpackSubmissions } from './sqlite-writer-codec.js';
+import { startWalCheckpointer } from './wal-checkpointer.js';
 import { createWalSync, WAL_SYNC_MS, type WalSync } from './wal-sync.js';
 
 /**
@@ -40,6 +41,8 @@ if (sync === 'normal') {
     walSync = null;
   });
 }
+// Checkpoints beside this thread, so that its commits seldom wait for one (wal-checkpointer.ts).
+const checkpointer = startWalCheckpointer(path);
 let moveTimer: NodeJS.Timeout | null = null;
 /** The move under way: it goes on, a chunk at a time, until the inbox is empty. */
 let moving: Promise<void> | null = null;
@@ -171,8 +174,9 @@ function handle(first: ToWriterThread): void {
   if (probeAsked) probe();
   // After the results are posted: no 201 waits for a move.
   if (closing) {
-    void moveInbox().then(() => {
+    void moveInbox().then(async () => {
       walSync?.close();
+      await checkpointer.close();
       sqlite.close();
       port.close();
     });
