@@ -1,9 +1,10 @@
 /**
  * The counters the server keeps beside the reports, rebuilt from the seeded reports with a
  * group-by in SQL: `report_counts` (per project, tool, source, outcome) and, when the schema
- * being measured has them, the rollups (per UTC minute, hour or day, by outcome and the labels
- * each keeps: ROLLUP_GRAINS). With them the seeded database is what the API would have
- * produced, so every read path answers as it would in production.
+ * being measured has them, its per-outcome totals (migration 0018) and the rollups (per UTC
+ * minute, hour or day, by outcome and the labels each keeps: ROLLUP_GRAINS). With them the
+ * seeded database is what the API would have produced, so every read path answers as it would
+ * in production.
  */
 import {
   ROLLUP_GRAINS,
@@ -59,6 +60,8 @@ export async function rebuildCounters(
 ): Promise<boolean> {
   const grains = await rollupsOf(conn);
   const rollups = grains.length > 0;
+  // Per-outcome totals (migration 0018), when the schema measured has them.
+  const totals = await tableExists(conn, 'report_outcome_counts');
   const labels = `coalesce(p.tool_name, ''), coalesce(p.source, ''), p.outcome`;
   await query(conn, 'begin');
   for (const projectId of projectIds) {
@@ -70,6 +73,16 @@ export async function rebuildCounters(
        group by p.project_id, ${labels}`,
       [projectId],
     );
+    if (totals) {
+      await query(conn, 'delete from report_outcome_counts where project_id = ?', [projectId]);
+      await query(
+        conn,
+        `insert into report_outcome_counts (project_id, outcome, count)
+         select project_id, outcome, sum(count) from report_counts where project_id = ?
+         group by project_id, outcome`,
+        [projectId],
+      );
+    }
     for (const grain of grains) {
       const columns = rollupColumns(grain);
       const values = columns.map((column) => columnValue(conn.dialect, grain, column)).join(', ');
@@ -92,6 +105,7 @@ export async function rebuildCounters(
     // is measured as it would run.
     await query(conn, 'vacuum analyze reports');
     await query(conn, 'vacuum analyze report_counts');
+    if (totals) await query(conn, 'vacuum analyze report_outcome_counts');
     for (const { table } of grains) await query(conn, `vacuum analyze ${table}`);
   }
   return rollups;

@@ -28,6 +28,7 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'address_usage', action: 'copy' },
   { table: 'throttled_requests', action: 'copy' },
   { table: 'report_counts', action: 'copy' },
+  { table: 'report_outcome_counts', action: 'copy' },
   { table: 'report_rollups', action: 'copy' },
   { table: 'report_rollups_daily', action: 'copy' },
   { table: 'report_rollups_day_tools', action: 'copy' },

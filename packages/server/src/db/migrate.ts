@@ -23,6 +23,7 @@ import { issuesVersionMigration } from './migrations/0014-issues-version.js';
 import { narrowRollupsMigration } from './migrations/0015-narrow-rollups.js';
 import { weekToolsMigration } from './migrations/0016-week-tools.js';
 import { reportIssuesMigration } from './migrations/0017-report-issues.js';
+import { outcomeCountsMigration } from './migrations/0018-outcome-counts.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -46,6 +47,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0015-narrow-rollups': narrowRollupsMigration(db.dialect),
     '0016-week-tools': weekToolsMigration(db.dialect),
     '0017-report-issues': reportIssuesMigration(db.dialect),
+    '0018-outcome-counts': outcomeCountsMigration(db.dialect),
   };
 }
 

@@ -176,6 +176,13 @@ export interface ReportCountsTable {
   count: number;
 }
 
+/** Reports per project and outcome, all time (migration 0018): an unfiltered list's stats. */
+export interface ReportOutcomeCountsTable {
+  project_id: string;
+  outcome: string;
+  count: number;
+}
+
 /**
  * Reports per project, UTC hour and (tool_name, source, outcome) (migration 0010); '' stands
  * for an absent label.
@@ -263,6 +270,7 @@ export interface DB {
   address_usage: AddressUsageTable;
   throttled_requests: ThrottledRequestsTable;
   report_counts: ReportCountsTable;
+  report_outcome_counts: ReportOutcomeCountsTable;
   report_rollups: ReportRollupsTable;
   report_rollups_daily: ReportRollupsDailyTable;
   report_rollups_day_tools: ReportRollupsDayToolsTable;

@@ -34,7 +34,11 @@ export function countersAnswer(filters: {
   );
 }
 
-/** Reports per outcome, from the counters, for an optional tool_name and source (no dates). */
+/**
+ * Reports per outcome, from the counters, for an optional tool_name and source (no dates):
+ * without either, from the project's per-outcome totals (migration 0018), a handful of rows
+ * where `report_counts` holds one per tool, source and outcome.
+ */
 export async function sumReportCounts(
   db: Kysely<DB>,
   projectId: string,
@@ -53,6 +57,11 @@ const countsQuery = compiledShapes(
     shape: { tool: boolean; source: boolean },
     p: { projectId: string; toolName: string | null; source: string | null },
   ) => {
+    if (!shape.tool && !shape.source)
+      return db
+        .selectFrom('report_outcome_counts')
+        .select(['outcome', 'count as n'])
+        .where('project_id', '=', p.projectId);
     let query = db
       .selectFrom('report_counts')
       .select((eb) => ['outcome', eb.fn.sum<number | string>('count').as('n')])

@@ -63,6 +63,12 @@ export const REPORT_COUNTERS: readonly ReportCounter[] = [
     columns: ['project_id', 'tool_name', 'source', 'outcome'],
     keyOf: (r) => [r.projectId, r.toolName ?? '', r.source ?? '', r.outcome],
   },
+  // The same all time per outcome only (migration 0018): an unfiltered list's stats.
+  {
+    table: 'report_outcome_counts',
+    columns: ['project_id', 'outcome'],
+    keyOf: (r) => [r.projectId, r.outcome],
+  },
   ...ROLLUP_GRAINS.map((grain) => ({
     table: grain.table,
     columns: rollupColumns(grain),
