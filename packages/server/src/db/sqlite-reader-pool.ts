@@ -131,7 +131,7 @@ export class SqliteReaderPool implements ReadPool {
       const job = reader.job;
       if (!job || job.request.id !== answer.id) return;
       reader.job = null;
-      if ('rows' in answer) this.#settle(job, null, answer.rows);
+      if ('rows' in answer) this.#settle(job, null, objectsOf(answer.columns, answer.rows));
       else this.#settle(job, errorWithCode(answer.error.message, answer.error.code));
       if (!this.#closed) {
         this.#idle.push(reader);
@@ -226,6 +226,15 @@ interface Reader {
   /** Has opened the file and takes reads. */
   ready: boolean;
   exited: Promise<unknown>;
+}
+
+/** Rows as better-sqlite3 gives them: an object per row, a later column of a name winning. */
+function objectsOf(columns: readonly string[], rows: readonly unknown[][]): unknown[] {
+  return rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+    return row;
+  });
 }
 
 /** What a report read binds, and the IPC channel's JSON carries unchanged. */
