@@ -64,6 +64,7 @@ export async function buildContext(
               log.warn({ reason }, 'reports were stored without an issue; the grouper groups them'),
           }
         : undefined,
+      warn: (message) => log.warn(message),
     });
     writerToClose = reportWriter;
     await reportWriter.ready().catch((error: Error) => {

@@ -8,7 +8,8 @@ import { startWalCheckpointer } from '../src/reports/write-path/sqlite/wal-check
 /**
  * The report writer's checkpoint thread (wal-checkpointer.ts): while a connection commits and
  * never checkpoints, the thread copies what the WAL holds into the file, and the next commit
- * after it has copied everything starts the WAL over instead of growing it.
+ * after it has copied everything starts the WAL over instead of growing it. A thread that fails
+ * says why, for the server's log.
  */
 describe('WAL checkpoint thread', () => {
   const dir = mkdtempSync(join(tmpdir(), 'debrief-checkpoint-'));
@@ -45,6 +46,17 @@ describe('WAL checkpoint thread', () => {
       await checkpointer.close();
       writer.close();
     }
+  });
+
+  it('says why when its thread fails (here: no file to open), and once', async () => {
+    const reasons: string[] = [];
+    const checkpointer = startWalCheckpointer(join(dir, 'missing.db'), 10, (reason) =>
+      reasons.push(reason),
+    );
+    await expect.poll(() => reasons.length, { timeout: 10_000 }).toBe(1);
+    expect(reasons[0]).toMatch(/^the WAL checkpoint thread failed: .+/);
+    await checkpointer.close();
+    expect(reasons).toHaveLength(1);
   });
 
   it('closes its thread and connection when asked, even before a first checkpoint', async () => {

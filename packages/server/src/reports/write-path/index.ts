@@ -40,6 +40,11 @@ export interface ReportWriterOptions {
    * (3,900–4,100 → 2,100–2,600 req/s); with the background grouper's update, 7–39 % that hour.
    */
   grouping?: ArrivalListener;
+  /**
+   * Told of a fault the writer works around but an operator should hear of (the SQLite
+   * writer's checkpoint thread stopped: ingest slows, nothing is lost): the server logs it.
+   */
+  warn?: (message: string) => void;
 }
 
 export function createReportWriter(
@@ -56,6 +61,7 @@ export function createReportWriter(
       limits: defaults,
       sync: config.sqliteSync,
       grouping: options.grouping ?? null,
+      warn: options.warn,
     });
   }
   return createGroupCommitWriter(database.kysely, {

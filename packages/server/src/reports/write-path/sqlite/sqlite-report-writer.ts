@@ -57,12 +57,15 @@ export function createSqliteReportWriter(
     startThread = startWriterThread,
     inbox = INBOX_MOVE,
     grouping = null,
+    warn = () => {},
   }: {
     limits: StorageDefaults;
     sync: SqliteSync;
     startThread?: (data: WriterThreadData) => Worker;
     inbox?: WriterThreadData['inbox'];
     grouping?: ArrivalListener | null;
+    /** Told of a fault the thread works around (its checkpoint thread stopped): for the log. */
+    warn?: (message: string) => void;
   },
 ): ReportWriter {
   const pending = new Map<
@@ -169,6 +172,8 @@ export function createSqliteReportWriter(
         if (reply.type === 'ready') {
           ready = true;
           started();
+        } else if (reply.type === 'warning') {
+          warn(reply.message);
         } else if (reply.type === 'probed') {
           wroteWith(
             reply.error === undefined

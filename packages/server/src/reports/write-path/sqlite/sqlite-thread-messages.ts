@@ -36,11 +36,13 @@ export type ToWriterThread =
 /**
  * Messages from the writer thread: `ready` once its connection is open, the packed results of
  * each committed batch, `moved` after each move of its inbox (with the issues its grouping
- * created or reopened, and why grouping failed if it did) and `probed` after each write probe,
- * with why it failed if it did (message and SQLite code).
+ * created or reopened, and why grouping failed if it did), `probed` after each write probe,
+ * with why it failed if it did (message and SQLite code), and `warning` for a fault the writer
+ * works around but an operator should hear of (its checkpoint thread stopped).
  */
 export type FromWriterThread =
   | { type: 'ready' }
+  | { type: 'warning'; message: string }
   | { type: 'probed'; error?: string; code?: string | null }
   | {
       type: 'moved';

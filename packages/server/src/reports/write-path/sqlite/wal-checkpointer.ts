@@ -24,23 +24,37 @@ export interface WalCheckpointer {
  * when the writer next begins with the whole WAL copied, SQLite starts the WAL over, and the
  * writer's own autocheckpoint (raised to db/sqlite-connection.ts WAL_AUTOCHECKPOINT_PAGES) is
  * only the bound on the WAL's size. Started by the writer thread, which closes it before its own
- * connection. If the thread fails, checkpoints fall back to the connections that commit.
+ * connection. If the thread fails, checkpoints fall back to the connections that commit, and
+ * `onFailure` is told why (the server logs it: ingest slows, nothing is lost).
  */
-export function startWalCheckpointer(path: string, intervalMs = CHECKPOINT_MS): WalCheckpointer {
+export function startWalCheckpointer(
+  path: string,
+  intervalMs = CHECKPOINT_MS,
+  onFailure: (reason: string) => void = () => {},
+): WalCheckpointer {
+  let closing = false;
+  let failed = false;
+  const fail = (reason: string) => {
+    if (failed) return;
+    failed = true;
+    onFailure(reason);
+  };
   let thread: Worker | null = startWorker(import.meta.url, 'wal-checkpoint-worker', {
     path,
     intervalMs,
   } satisfies CheckpointThreadData);
   const exited = new Promise<void>((resolve) => {
-    thread?.once('exit', () => {
+    thread?.once('exit', (code) => {
       thread = null;
+      if (!closing) fail(`the WAL checkpoint thread stopped (exit code ${code})`);
       resolve();
     });
   });
   // A thread that fails ends; checkpoints are the writer's again.
-  thread.on('error', () => {});
+  thread.on('error', (error) => fail(`the WAL checkpoint thread failed: ${error.message}`));
   return {
     async close() {
+      closing = true;
       thread?.postMessage('close');
       await exited;
     },
