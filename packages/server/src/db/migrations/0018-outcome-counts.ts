@@ -6,7 +6,7 @@ import type { Dialect } from '../database.js';
  * `report_counts` (reports/write-path/plan-batch.ts REPORT_COUNTERS). The stats of an
  * unfiltered reports list, the first request of every dashboard visit, summed the project's
  * rows of `report_counts`, one per (tool, source, outcome): ~780 at the read bench's 1,000,000
- * reports, ~170 µs of SQLite a read, where these five rows cost ~5.
+ * reports, ~170 µs of SQLite a read, where these five rows cost ~6.
  *
  * Primary key (project_id, outcome), WITHOUT ROWID on SQLite. Filled from `report_counts`,
  * which is exact and counts SQLite's inbox too.
