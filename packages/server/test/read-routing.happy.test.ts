@@ -69,8 +69,10 @@ describe.each(DIALECTS)('report reads routed by the database layer (%s)', (diale
     const barrier = holdBarrier();
 
     // Keys, projects, accounts: never behind the barrier (the writer's own lookups are such).
+    // Nor the per-outcome totals, read by key (the writer commits them with their reports).
     await db.selectFrom('ingest_keys').select('key').execute();
     await db.selectFrom('projects').select('id').execute();
+    await db.selectFrom('report_outcome_counts').selectAll().execute();
     // Inside a transaction (the transaction writer's own reads): never behind it either.
     await db.transaction().execute((trx) => trx.selectFrom('reports').select('id').execute());
     expect(barrier.calls).toBe(0);
