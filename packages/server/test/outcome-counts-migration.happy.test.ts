@@ -1,4 +1,3 @@
-import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -7,8 +6,8 @@ import {
 } from '../../../test/harness/databases.js';
 import { ensureAccount } from '../src/accounts/account.service.js';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { migrations } from '../src/db/migrate.js';
 import { createProject } from '../src/projects/project.service.js';
+import { migratorOf } from './migrator.js';
 
 /**
  * Migration 0018 fills each project's per-outcome totals from `report_counts`, which counts
@@ -26,10 +25,7 @@ describe.each(DIALECTS)('migration 0018 on %s', (dialect) => {
   it('sums each project’s counters per outcome', async () => {
     testDb = await createTestDatabase(dialect);
     database = openDatabase(testDb.url);
-    const migrator = new Migrator({
-      db: database.kysely,
-      provider: { getMigrations: async () => migrations(database) },
-    });
+    const migrator = migratorOf(database);
     expect((await migrator.migrateTo('0017-report-issues')).error).toBeUndefined();
 
     const db = database.kysely;

@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -7,8 +7,8 @@ import {
 } from '../../../test/harness/databases.js';
 import { ensureAccount } from '../src/accounts/account.service.js';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { migrations } from '../src/db/migrate.js';
 import { createProject } from '../src/projects/project.service.js';
+import { migratorOf } from './migrator.js';
 
 /**
  * Migration 0017 moves each report's issue out of `reports` into `report_issues`: a grouped
@@ -26,10 +26,7 @@ describe.each(DIALECTS)('migration 0017 on %s', (dialect) => {
   it("moves every report's issue into report_issues and drops the columns from reports", async () => {
     testDb = await createTestDatabase(dialect);
     database = openDatabase(testDb.url);
-    const migrator = new Migrator({
-      db: database.kysely,
-      provider: { getMigrations: async () => migrations(database) },
-    });
+    const migrator = migratorOf(database);
     expect((await migrator.migrateTo('0016-week-tools')).error).toBeUndefined();
 
     const db = database.kysely;

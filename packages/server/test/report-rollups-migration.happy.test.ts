@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -7,10 +7,10 @@ import {
 } from '../../../test/harness/databases.js';
 import { ensureAccount } from '../src/accounts/account.service.js';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { migrations } from '../src/db/migrate.js';
 import { newId } from '../src/ids.js';
 import { createProject } from '../src/projects/project.service.js';
 import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../src/reports/report-rollup-key.js';
+import { migratorOf } from './migrator.js';
 
 /**
  * Migration 0010 fills the rollups (hourly and daily) from the reports already stored, and 0015
@@ -33,11 +33,7 @@ describe.each(DIALECTS)('migrations 0010, 0015 and 0016 on %s', (dialect) => {
     database = openDatabase(
       dialect === 'postgres' ? `${testDb.url}?options=-c%20timezone%3DAsia%2FKolkata` : testDb.url,
     );
-    const all = migrations(database);
-    const migrator = new Migrator({
-      db: database.kysely,
-      provider: { getMigrations: async () => all },
-    });
+    const migrator = migratorOf(database);
     const before = await migrator.migrateTo('0009-redaction-and-label-caps');
     expect(before.error).toBeUndefined();
 
