@@ -29,7 +29,7 @@ describe('WAL checkpoint thread', () => {
     const walBefore = statSync(`${path}-wal`).size;
     expect(walBefore).toBeGreaterThan(2_000_000);
 
-    const checkpointer = startWalCheckpointer(path, 10);
+    const checkpointer = startWalCheckpointer(path, { intervalMs: 10 });
     try {
       // The ~2 MB of rows reach the file.
       await expect
@@ -50,9 +50,10 @@ describe('WAL checkpoint thread', () => {
 
   it('says why when its thread fails (here: no file to open), and once', async () => {
     const reasons: string[] = [];
-    const checkpointer = startWalCheckpointer(join(dir, 'missing.db'), 10, (reason) =>
-      reasons.push(reason),
-    );
+    const checkpointer = startWalCheckpointer(join(dir, 'missing.db'), {
+      intervalMs: 10,
+      onFailure: (reason) => reasons.push(reason),
+    });
     await expect.poll(() => reasons.length, { timeout: 10_000 }).toBe(1);
     expect(reasons[0]).toMatch(/^the WAL checkpoint thread failed: .+/);
     await checkpointer.close();
@@ -63,7 +64,7 @@ describe('WAL checkpoint thread', () => {
     const path = join(dir, 'b.db');
     const owner = openSqliteConnection(path);
     owner.exec('create table t (id integer primary key)');
-    const checkpointer = startWalCheckpointer(path, 60_000);
+    const checkpointer = startWalCheckpointer(path, { intervalMs: 60_000 });
     await checkpointer.close();
     await checkpointer.close();
     owner.close();

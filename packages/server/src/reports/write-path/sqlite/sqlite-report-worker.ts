@@ -42,10 +42,12 @@ if (sync === 'normal') {
   });
 }
 // Checkpoints beside this thread, so that its commits seldom wait for one (wal-checkpointer.ts).
-const checkpointer = startWalCheckpointer(path, undefined, (reason) => {
-  const message = `${reason}: the report writer checkpoints the WAL itself from now on, which slows ingest (nothing is lost); a restart starts the thread again`;
-  const warning: FromWriterThread = { type: 'warning', message };
-  port.postMessage(warning);
+const checkpointer = startWalCheckpointer(path, {
+  onFailure(reason) {
+    const message = `${reason}: the report writer checkpoints the WAL itself from now on, which slows ingest (nothing is lost); a restart starts the thread again`;
+    const warning: FromWriterThread = { type: 'warning', message };
+    port.postMessage(warning);
+  },
 });
 let moveTimer: NodeJS.Timeout | null = null;
 /** The move under way: it goes on, a chunk at a time, until the inbox is empty. */

@@ -29,8 +29,10 @@ export interface WalCheckpointer {
  */
 export function startWalCheckpointer(
   path: string,
-  intervalMs = CHECKPOINT_MS,
-  onFailure: (reason: string) => void = () => {},
+  {
+    intervalMs = CHECKPOINT_MS,
+    onFailure = () => {},
+  }: { intervalMs?: number; onFailure?: (reason: string) => void } = {},
 ): WalCheckpointer {
   let closing = false;
   let failed = false;
