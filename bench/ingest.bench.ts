@@ -45,9 +45,17 @@ export function ingestBody(ingestKey: string): string {
   });
 }
 
-/** POST /v1/reports load against the bare `node:http` baseline. */
-export async function benchBareIngest(timing: Timing): Promise<LoadResult> {
-  const bare = await startBareServer();
+/**
+ * POST /v1/reports load against the bare `node:http` baseline, or (`floor`) against an empty
+ * Fastify route: the framework's ceiling (fastify-floor-server.ts).
+ */
+export async function benchBareIngest(
+  timing: Timing,
+  server: 'bare' | 'floor' = 'bare',
+): Promise<LoadResult> {
+  const bare = await startBareServer(
+    server === 'bare' ? 'bare-server.ts' : 'fastify-floor-server.ts',
+  );
   try {
     return await measure({
       url: `${bare.url}/v1/reports`,

@@ -8,21 +8,22 @@ export interface BareServer {
   stop(): Promise<void>;
 }
 
-/** The baseline server of `bare-server.ts`, in its own process like the real one. */
-export function startBareServer(): Promise<BareServer> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(REPO_ROOT, 'bench/bare-server.ts')],
-    {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+/**
+ * A baseline server in its own process like the real one: `bare-server.ts` (node:http) or
+ * `fastify-floor-server.ts` (an empty Fastify route).
+ */
+export function startBareServer(
+  file: 'bare-server.ts' | 'fastify-floor-server.ts' = 'bare-server.ts',
+): Promise<BareServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', file)], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => {
       const port = Number(chunk.toString().trim());
-      if (!port) return reject(new Error(`bare server printed ${chunk.toString()}`));
+      if (!port) return reject(new Error(`${file} printed ${chunk.toString()}`));
       resolve({
         url: `http://127.0.0.1:${port}`,
         pid: child.pid,
@@ -32,6 +33,6 @@ export function startBareServer(): Promise<BareServer> {
         },
       });
     });
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
 }

@@ -143,6 +143,11 @@ async function main(): Promise<void> {
         log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: bare node:http…`);
         const bare = await benchBareIngest(INGEST_TIMING);
         log(`  ${Math.round(bare.requestsPerSecond)} req/s, p99 ${bare.p99Ms} ms`);
+        log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: an empty Fastify route…`);
+        const floor = await benchBareIngest(INGEST_TIMING, 'floor');
+        log(
+          `  ${Math.round(floor.requestsPerSecond)} req/s, p99 ${floor.p99Ms} ms: ${percent(floor.requestsPerSecond / bare.requestsPerSecond)} of bare`,
+        );
         /** One Debrief run of the round, on a fresh database, logged against bare. */
         const serve = async (label: string, env: Record<string, string>) => {
           log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: ${label}…`);
@@ -169,7 +174,7 @@ async function main(): Promise<void> {
         const ungroupedFirst = round % 2 === 0;
         const ungrouped = ungroupedFirst ? await off() : undefined;
         const debrief = await grouped();
-        rounds.push({ bare, debrief, ungrouped: ungrouped ?? (await off()) });
+        rounds.push({ bare, floor, debrief, ungrouped: ungrouped ?? (await off()) });
       }
       ingest.push({ dialect, rounds });
       if (only === 'ingest') continue;
@@ -193,7 +198,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${out.join('\n')}\n`);
   const invalid = [
     ...ingest.flatMap((r) =>
-      r.rounds.flatMap((round) => [round.bare, round.debrief, round.ungrouped]),
+      r.rounds.flatMap((round) => [round.bare, round.floor, round.debrief, round.ungrouped]),
     ),
     ...reads.flatMap(({ run }) => [
       ...run.rows,
