@@ -77,9 +77,13 @@ describe('planBatch', () => {
       [['project-a', 'search', '', 'success'], 1],
       [['project-b', 'search', '', 'success'], 2],
     ]);
-    // Every counter row once, sorted: the lock order of every writer.
-    const ids = plan.counters.map((c) => counterId(c.table, c.key));
-    expect(ids).toEqual([...ids].sort());
+    // Every counter row once, in the lock order of every writer: the limit counters first.
+    const limits = ['address_usage', 'project_usage', 'usage_counters'];
+    const tables = plan.counters.map((c) => c.table);
+    expect(tables.slice(0, 3)).toEqual(limits);
+    expect(tables.slice(3).some((table) => limits.includes(table))).toBe(false);
+    const rest = plan.counters.slice(3).map((c) => counterId(c.table, c.key));
+    expect(rest).toEqual([...rest].sort());
   });
 
   it('names the limit counter rows to read once each, sorted, and none for unknown keys', () => {
@@ -89,5 +93,17 @@ describe('planBatch', () => {
     expect(rows.map((r) => r.table)).toEqual(['project_usage', 'usage_counters']);
     const ids = rows.map((r) => counterId(r.table, r.key));
     expect(ids).toEqual([...ids].sort());
+  });
+
+  it("counts an unlimited account's month without reading it, and locks it before the reports' counters", () => {
+    const targets = new Map([[KEY_A, target(KEY_A, { quota_unlimited: 1 })]]);
+    const batch = [submission(KEY_A), submission(KEY_A)];
+    expect(counterRowsToRead(batch, targets, defaults)).toEqual([]);
+    const plan = planBatch(batch, targets, new Map(), defaults);
+    expect(plan.outcomes.map((o) => o.status)).toEqual(['stored', 'stored']);
+    expect(plan.counters[0]).toEqual(
+      expect.objectContaining({ table: 'usage_counters', added: 2 }),
+    );
+    expect(plan.counters.slice(1).every((c) => c.table.startsWith('report_'))).toBe(true);
   });
 });

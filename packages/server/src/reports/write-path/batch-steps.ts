@@ -78,13 +78,13 @@ function* writeSteps(
   counters: readonly CounterWrite[],
 ): BatchSteps<void> {
   for (const statement of insertReports(dialect, reportTable, reports)) yield statement;
-  // Sorted by counterId (plan-batch.ts): the same lock order in every transaction.
+  // In the lock order (plan-batch.ts): the same in every transaction.
   for (const rows of byTable(counters)) {
     for (const statement of addToCounters(dialect, rows)) yield statement;
   }
 }
 
-/** Consecutive rows of one table (sorted by counterId, a table's rows are consecutive). */
+/** Consecutive rows of one table (in the lock order, a table's rows are consecutive). */
 function byTable(rows: readonly CounterWrite[]): CounterWrite[][] {
   const groups: CounterWrite[][] = [];
   for (const row of rows) {

@@ -120,10 +120,28 @@ class BatchCounters {
     return row;
   }
 
-  /** Sorted by counterId: the one lock order of every writer. */
+  /** In the one lock order of every writer (lockOrder). */
   sorted(): CounterWrite[] {
-    return [...this.rows.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return [...this.rows.values()].sort(lockOrder);
   }
+}
+
+const LIMIT_TABLES: ReadonlySet<string> = new Set(
+  Object.values(LIMIT_COUNTERS).map((counter) => counter.table),
+);
+
+/**
+ * The one order in which every writer (of one process or of several) takes counter rows' locks
+ * on PostgreSQL, so that no two batches wait for each other in a cycle: the limit counters
+ * first, then the rest, each by counterId. Limits first because a batch reads and locks only
+ * the limit rows whose limit applies (counterRowsToRead) and takes the others when it writes:
+ * a batch of an unlimited account (its month counted, not read) locks the account's row when it
+ * writes, and must do so before the report counters, as a batch that read it did.
+ */
+function lockOrder(a: CounterWrite, b: CounterWrite): number {
+  const limitA = LIMIT_TABLES.has(a.table);
+  if (limitA !== LIMIT_TABLES.has(b.table)) return limitA ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 type LimitRows = ReturnType<typeof limitRowsOf>;
@@ -171,22 +189,30 @@ function limitRowsCache(counters: BatchCounters, defaults: StorageDefaults) {
 }
 
 /**
- * The limit counter rows the batch reads before planning, each once, sorted by counterId: every
- * writer takes their row locks in this one order, so two batches (of one process or of two)
- * never wait for each other in a cycle.
+ * The limit counter rows the batch reads before planning: those of the limits that apply, each
+ * once, in the lock order. An unlimited account's month is counted but not read: nothing is
+ * decided on it, and on PostgreSQL reading it locked the row from the batch's start to its
+ * commit, so that the batches in flight waited for each other's whole transaction (measured:
+ * ~0.6 ms a batch of waiting, 9 % of ingest). Its row is locked when the batch adds to it, in
+ * the same order. A batch in flight when the account is given a quota counts past it: admitted
+ * under the setting its own lookup read, as reports stored a moment before the change are.
  */
 export function counterRowsToRead(
   submissions: readonly ReportSubmission[],
   targets: ReadonlyMap<string, IngestTarget>,
   defaults: StorageDefaults,
 ): CounterWrite[] {
-  const counters = new BatchCounters();
-  const rowsOf = limitRowsCache(counters, defaults);
+  const rowsOf = limitRowsCache(new BatchCounters(), defaults);
+  const read = new Map<string, CounterWrite>();
   for (const submission of submissions) {
     const target = targets.get(submission.ingestKey);
-    if (target) rowsOf(submission, target);
+    if (!target) continue;
+    const { limits, account, project, addressDay } = rowsOf(submission, target);
+    if (limits.account !== null) read.set(account.id, account);
+    if (project) read.set(project.id, project);
+    if (addressDay) read.set(addressDay.id, addressDay);
   }
-  return counters.sorted();
+  return [...read.values()].sort(lockOrder);
 }
 
 export interface BatchPlan {
