@@ -1,4 +1,5 @@
 import { Report } from '@debrief/protocol';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
@@ -7,6 +8,7 @@ import {
   type Tenant,
   type TestServer,
 } from '../../../test/harness/test-server.js';
+import type { DB } from '../src/db/schema.js';
 import { PgEventBus } from '../src/realtime/pg-event-bus.js';
 import { bearer, call } from './http.js';
 import { openSse } from './sse-reader.js';
@@ -200,6 +202,57 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         expect(seen).toEqual(published);
       } finally {
         await bus.close();
+      }
+    });
+
+    it('resolves a publish once its NOTIFY has run: what another instance publishes after it is heard after it', async () => {
+      // Instance B's pool is one connection, busy for 300 ms: its NOTIFY waits behind that.
+      // The 201 waits for the publish, so the client's next report, taken by A, must be
+      // notified after B's even so; when the 201 did not wait, A's overtook it.
+      const slowDb = new Kysely<DB>({
+        dialect: new PostgresDialect({
+          pool: new pg.Pool({ connectionString: a.config.databaseUrl, max: 1 }),
+        }),
+      });
+      const busB = new PgEventBus(a.config.databaseUrl, slowDb, async () => null, a.app.log);
+      const busA = new PgEventBus(a.config.databaseUrl, a.ctx.db, async () => null, a.app.log);
+      const listener = new pg.Client({ connectionString: a.config.databaseUrl });
+      const heard: string[] = [];
+      try {
+        await busB.start();
+        await busA.start();
+        await listener.connect();
+        listener.on('notification', (message) => {
+          for (const notice of [JSON.parse(message.payload ?? '[]')].flat()) {
+            if (notice.r) heard.push(notice.r.details);
+          }
+        });
+        await listener.query('LISTEN debrief_reports');
+        const report = (details: string): Report => ({
+          id: `00000000-0000-7000-8000-${details.padStart(12, '0')}`,
+          outcome: 'failure',
+          tool_name: null,
+          source: null,
+          details,
+          metadata: null,
+          created_at: new Date().toISOString(),
+          redactions: 0,
+          issue_id: null,
+          issue_reason: null,
+        });
+        const busy = slowDb.executeQuery(CompiledQuery.raw('select pg_sleep(0.3)'));
+        await busB.publish(t.projectId, report('1'));
+        await busA.publish(t.projectId, report('2'));
+        await busy;
+        const deadline = Date.now() + DELIVERY_MS;
+        while (heard.length < 2 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(heard).toEqual(['1', '2']);
+      } finally {
+        await listener.end();
+        await busA.close();
+        await busB.close();
+        await slowDb.destroy();
       }
     });
 

@@ -7,8 +7,14 @@ export type BusListener = (event: BusEvent) => void;
 
 /** New reports and issue changes, fanned out to the event streams of their project. */
 export interface EventBus {
-  /** Announces a committed report. Never throws: a live update is a bonus, the report is stored. */
-  publish(projectId: string, report: Report): void;
+  /**
+   * Announces a committed report. Never throws (nor rejects): a live update is a bonus, the
+   * report is stored. Resolves once the announcement has left for every instance (at once in
+   * one process; on PostgreSQL when its NOTIFY has run, or after about a second), so the
+   * submitter's 201 can follow it: a client that sends its next report after the 201 has it
+   * announced after this one, whichever instance takes it.
+   */
+  publish(projectId: string, report: Report): void | Promise<void>;
   /** Announces an issue created, regressed or triaged (committed). Never throws either. */
   publishIssue(projectId: string, issue: IssueEvent): void;
   subscribe(projectId: string, listener: BusListener): () => void;

@@ -19,10 +19,14 @@ interface Notice {
   i?: IssueEvent;
 }
 
-/** A notice waiting to be sent: its JSON and that JSON's size in bytes, measured once. */
+/**
+ * A notice waiting to be sent: its JSON and that JSON's size in bytes, measured once; `sent`
+ * resolves its publisher's wait.
+ */
 interface Outgoing {
   text: string;
   bytes: number;
+  sent?: () => void;
 }
 
 function outgoing(notice: Notice): Outgoing {
@@ -56,6 +60,12 @@ function packNotices(notices: readonly Outgoing[]): string[] {
   return packed;
 }
 
+/**
+ * How long a publisher waits for its NOTIFY at most: a 201 follows its report's announcement,
+ * but never waits long on a live update (a statement held up by a struggling database).
+ */
+const SENT_WAIT_MS = 1000;
+
 /** Reconnecting the LISTEN connection waits this long first, doubling up to the maximum. */
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 10_000;
@@ -73,7 +83,10 @@ const RETRY_MAX_MS = 10_000;
  * in publish order (one statement at a time, carrying every notice queued meanwhile, packed
  * in order into as few NOTIFYs as fit; separate pool connections would race), and arrive at
  * subscribers in notice order even when a large report must be read back first (reads run
- * side by side, deliveries wait their turn).
+ * side by side, deliveries wait their turn). Across instances, `publish` resolves once its
+ * NOTIFY has run, and the submitter's 201 waits for it: a report sent after that 201, to any
+ * instance, is notified after it. (When the 201 went out first, a report sent to another
+ * instance right after it could overtake it there, under load: the cross-instance test saw it.)
  */
 export class PgEventBus implements EventBus {
   private readonly local = new LocalEventBus();
@@ -188,18 +201,23 @@ export class PgEventBus implements EventBus {
     });
   }
 
-  publish(projectId: string, report: Report): void {
+  publish(projectId: string, report: Report): Promise<void> {
     const inline = JSON.stringify({ p: projectId, r: report } satisfies Notice);
     const bytes = Buffer.byteLength(inline);
-    if (bytes <= MAX_INLINE_PAYLOAD) this.notify({ text: inline, bytes });
-    else this.notify(outgoing({ p: projectId, id: report.id }));
+    return bytes <= MAX_INLINE_PAYLOAD
+      ? this.notify({ text: inline, bytes })
+      : this.notify(outgoing({ p: projectId, id: report.id }));
   }
 
   publishIssue(projectId: string, issue: IssueEvent): void {
-    this.notify(outgoing({ p: projectId, i: issue }));
+    void this.notify(outgoing({ p: projectId, i: issue }));
   }
 
-  private notify(notice: Outgoing): void {
+  /** Queues a notice; resolves once the statement carrying it has run (SENT_WAIT_MS at most). */
+  private notify(notice: Outgoing): Promise<void> {
+    const sent = new Promise<void>((resolve) => {
+      notice.sent = resolve;
+    });
     this.outbox.push(notice);
     // After this turn's I/O callbacks: a batch's 201s publish one by one as their handlers
     // resume, and all of them then leave in the first statement, packed.
@@ -208,6 +226,7 @@ export class PgEventBus implements EventBus {
       .finally(() => {
         this.sending = null;
       });
+    return sent;
   }
 
   /** Sends the outbox in order, one statement at a time; NOTIFY keeps a statement's order. */
@@ -216,6 +235,10 @@ export class PgEventBus implements EventBus {
       const notices = this.outbox.slice(0, MAX_NOTICES_PER_STATEMENT);
       this.outbox = this.outbox.slice(notices.length);
       const payloads = packNotices(notices);
+      const release = () => {
+        for (const notice of notices) notice.sent?.();
+      };
+      const late = setTimeout(release, SENT_WAIT_MS);
       try {
         // One JSON text parameter: pg would escape each element of a text[] in JavaScript.
         await sql`select pg_notify(${CHANNEL}, p)
@@ -225,6 +248,9 @@ export class PgEventBus implements EventBus {
           { err: error, notices: notices.length },
           'could not publish realtime notifications',
         );
+      } finally {
+        clearTimeout(late);
+        release();
       }
     }
   }

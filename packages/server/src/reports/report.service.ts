@@ -127,7 +127,10 @@ export async function submitReport(
     issue_id: null,
     issue_reason: null,
   };
-  ctx.bus.publish(outcome.projectId, stored);
+  // The 201 follows the announcement (realtime/event-bus.ts): the next report this client
+  // sends, to any instance, reaches the live streams after this one.
+  const published = ctx.bus.publish(outcome.projectId, stored);
+  if (published) await published;
   return stored;
 }
 
