@@ -13,6 +13,7 @@ import {
   type Candidate,
   fingerprint,
   mergeSignatures,
+  RepeatedReports,
 } from '../src/issues/grouping/index.js';
 
 /**
@@ -55,30 +56,41 @@ export interface Grouped {
   readonly reasons: string[];
 }
 
-/** Groups the reports in order; issue ids are i1, i2… in creation order. */
+/**
+ * Groups the reports in order; issue ids are i1, i2… in creation order. A report that repeats
+ * an earlier one goes where RepeatedReports says, as in the grouper, unless `repeats` is false.
+ */
 export function groupCorpus(
   reports: readonly CorpusReport[],
-  options: AssignOptions = {},
+  options: AssignOptions & { repeats?: boolean } = {},
 ): Grouped {
   // Per tool and kind: the issues, most recently seen first (what the grouper's query returns).
-  const byGroup = new Map<string, Candidate[]>();
+  const byGroup = new Map<string, { issues: Candidate[]; repeats: RepeatedReports | null }>();
   const issueOf: string[] = [];
   const reasons: string[] = [];
   let created = 0;
   for (const report of reports) {
     const signature = fingerprint(report);
     const key = `${signature.tool}\u0000${signature.kind}`;
-    const issues = byGroup.get(key) ?? [];
-    byGroup.set(key, issues);
-    const assignment = assign(signature, issues.slice(0, CANDIDATE_LIMIT), [], options);
+    const group = byGroup.get(key) ?? {
+      issues: [],
+      repeats: options.repeats === false ? null : new RepeatedReports(),
+    };
+    byGroup.set(key, group);
+    const { issues, repeats } = group;
+    const repeated = repeats?.recall(signature) ?? null;
+    const assignment = repeated
+      ? null
+      : assign(signature, issues.slice(0, CANDIDATE_LIMIT), [], options);
+    const choice = repeated ?? (assignment as NonNullable<typeof assignment>);
     let issue: Candidate;
-    if (assignment.issueId === null) {
+    if (choice.issueId === null) {
       created += 1;
       issue = { issueId: `i${created}`, signature, memberCount: 1 };
     } else {
-      const index = issues.findIndex((candidate) => candidate.issueId === assignment.issueId);
+      const index = issues.findIndex((candidate) => candidate.issueId === choice.issueId);
       const [joined] = issues.splice(index, 1);
-      if (!joined) throw new Error(`assign chose ${assignment.issueId}, which was not a candidate`);
+      if (!joined) throw new Error(`assign chose ${choice.issueId}, which was not a candidate`);
       issue = {
         issueId: joined.issueId,
         signature: mergeSignatures(joined.signature, signature),
@@ -86,8 +98,9 @@ export function groupCorpus(
       };
     }
     issues.unshift(issue);
+    repeats?.placed(signature, issue.issueId, issue.signature, assignment);
     issueOf.push(issue.issueId);
-    reasons.push(assignment.reason);
+    reasons.push(choice.reason);
   }
   return { issueOf, reasons };
 }

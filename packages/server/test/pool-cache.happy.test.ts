@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IssueState } from '../src/issues/grouping.repository.js';
-import { CANDIDATE_LIMIT, type Signature } from '../src/issues/issue-grouping.js';
+import { CANDIDATE_LIMIT, RepeatedReports, type Signature } from '../src/issues/issue-grouping.js';
 import { type Pool, PoolCache } from '../src/issues/pool-cache.js';
 
 const signature = { version: 1, kind: 'problem', tool: 't', members: 1, terms: {} } as Signature;
@@ -30,6 +30,7 @@ function pool(ids: string[]): Pool {
       ids.map((id, i) => [id, state(id, new Date(Date.UTC(2026, 0, 1) - i * 1000).toISOString())]),
     ),
     pinned: [],
+    repeats: new RepeatedReports(),
   };
 }
 
@@ -67,6 +68,9 @@ describe('the grouper keeps its candidates from one batch to the next', () => {
     // issue at the front: the oldest other one falls off the list, as the query would drop it.
     const kept = cache.take(1).get('a') as Pool;
     kept.candidates.unshift({ issueId: 'new', signature, memberCount: 0 });
+    const repeated = { ...signature, terms: { timeout: 1 } };
+    kept.repeats.placed(repeated, 'new', repeated, { issueId: null, similarity: 0, reason: '' });
+    expect(kept.repeats.recall(repeated)?.issueId).toBe('new');
     const last = ids[ids.length - 1] as string;
     const written = new Map([
       [last, state(last, '2026-01-02T00:00:00Z', 'open')],
@@ -81,6 +85,8 @@ describe('the grouper keeps its candidates from one batch to the next', () => {
     const dropped = ids[ids.length - 2] as string;
     expect(after.candidates.some((c) => c.issueId === dropped)).toBe(false);
     expect(after.states.has(dropped)).toBe(false);
+    // Its repeats were placed among candidates that are not all there any more.
+    expect(after.repeats.recall(repeated)).toBeNull();
   });
 
   it('holds at most 10,000 candidates, dropping the pools used longest ago', () => {

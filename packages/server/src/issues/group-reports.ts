@@ -30,6 +30,7 @@ import {
   issueTitle,
   PINNED_LIMIT,
   parseSignature,
+  RepeatedReports,
   type Signature,
   serializeSignature,
   signatureOf,
@@ -132,17 +133,22 @@ export async function groupReports(
     };
     return { report, key, name: poolKeyOf(key) };
   });
-  const pools = await loadPools(trx, keyed, cache?.take(version));
+  const kept = cache?.take(version) ?? new Map<string, Pool>();
+  const pools = await loadPools(trx, keyed, kept);
   const working = new Map<string, WorkingIssue>();
   const changes: Change[] = [];
 
   for (const { report, key, name } of keyed) {
     const pool = pools.get(name) as Pool;
     let signature: Signature;
-    let choice: Assignment;
+    let choice: Pick<Assignment, 'issueId' | 'reason'>;
+    /** The engine's answer; null when the report repeats one whose issue is known. */
+    let assignment: Assignment | null = null;
     try {
       signature = engine.signatureOf(report);
-      choice = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+      const repeated = pool.repeats.recall(signature);
+      if (!repeated) assignment = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+      choice = repeated ?? (assignment as Assignment);
     } catch (error) {
       // One report the engine cannot handle must not stall grouping for every report behind
       // it: it joins its tool's "unsorted" issue, which a developer can merge or move from.
@@ -160,6 +166,8 @@ export async function groupReports(
       }
     }
     let reason = choice.reason;
+    // The engine's issue cannot be used (another project's, or gone): a new one is opened.
+    const overruled = !issue && choice.issueId !== null;
     if (!issue) {
       issue = await openIssue(trx, report, key.kind, signature, now, engine);
       working.set(issue.id, issue);
@@ -184,6 +192,10 @@ export async function groupReports(
     if (candidate) {
       candidate.memberCount += 1;
       candidate.signature = issue.signature;
+      pool.repeats.placed(signature, issue.id, issue.signature, overruled ? null : assignment);
+    } else {
+      // A pin sent it to an issue of another pool, whose repeats no longer hold.
+      for (const other of new Set([...pools.values(), ...kept.values()])) other.repeats.forget();
     }
   }
 
@@ -246,8 +258,9 @@ function stateOf(issue: WorkingIssue, signature: string): IssueState {
   return row;
 }
 
+/** A pool's name: every report's, so plain text (an id and a kind hold no NUL; no tool: ''). */
 function poolKeyOf(key: PoolKey): string {
-  return JSON.stringify([key.projectId, key.toolName, key.kind]);
+  return `${key.projectId}\u0000${key.kind}\u0000${key.toolName === null ? '' : `=${key.toolName}`}`;
 }
 
 /**
@@ -257,14 +270,17 @@ function poolKeyOf(key: PoolKey): string {
 async function loadPools(
   trx: Kysely<DB>,
   keys: { key: PoolKey; name: string }[],
-  kept: ReadonlyMap<string, Pool> = new Map(),
+  kept: ReadonlyMap<string, Pool>,
 ): Promise<Map<string, Pool>> {
   const pools = new Map<string, Pool>();
   const distinct: PoolKey[] = [];
   for (const { key, name } of keys) {
     if (pools.has(name)) continue;
     const pool = kept.get(name);
-    pools.set(name, pool ?? { candidates: [], states: new Map(), pinned: [] });
+    pools.set(
+      name,
+      pool ?? { candidates: [], states: new Map(), pinned: [], repeats: new RepeatedReports() },
+    );
     if (!pool) distinct.push(key);
   }
   if (distinct.length === 0) return pools;

@@ -5,6 +5,7 @@ import {
   fingerprint,
   mergeSignatures,
   type PinnedExemplar,
+  RepeatedReports,
   removeFromSignature,
   type Signature,
   titleFor,
@@ -17,6 +18,13 @@ import {
  */
 
 export type { Assignment, Signature };
+
+/**
+ * Told of every placement into a pool's issues, it answers for a report that repeats an earlier
+ * one exactly as chooseIssue would, without comparing it with every candidate
+ * (grouping/repeats.ts says why it is the same answer). One per pool, kept with it.
+ */
+export { RepeatedReports };
 
 /**
  * What the engine is given of a report: its text, tool and outcome. Not its `source` or

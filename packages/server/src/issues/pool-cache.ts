@@ -1,6 +1,6 @@
 import { toDate } from '../db/schema.js';
 import type { IssueState } from './grouping.repository.js';
-import type { Signature } from './issue-grouping.js';
+import type { RepeatedReports, Signature } from './issue-grouping.js';
 import { CANDIDATE_LIMIT } from './issue-grouping.js';
 
 /** A tool's candidates and remembered moves, as group-batch.ts reads them for a batch. */
@@ -9,6 +9,8 @@ export interface Pool {
   /** The candidates' rows, for an issue a report joins (counters, times, status). */
   states: Map<string, IssueState>;
   pinned: { issueId: string; signature: Signature }[];
+  /** Where this pool's repeated reports go: told of every placement into its issues. */
+  repeats: RepeatedReports;
 }
 
 /** The pools of the most candidates kept at once (a few KB each): bounds the thread's memory. */
@@ -60,8 +62,10 @@ export class PoolCache {
         return state ? toDate(state.last_seen).getTime() : 0;
       };
       pool.candidates.sort((a, b) => lastSeen(b.issueId) - lastSeen(a.issueId));
-      for (const dropped of pool.candidates.splice(CANDIDATE_LIMIT))
-        pool.states.delete(dropped.issueId);
+      const dropped = pool.candidates.splice(CANDIDATE_LIMIT);
+      for (const { issueId } of dropped) pool.states.delete(issueId);
+      // The candidates are no longer the ones its repeats were compared with.
+      if (dropped.length > 0) pool.repeats.forget();
     }
     this.#staged = { version, pools };
   }

@@ -212,7 +212,7 @@ export function assign(
   pinned: readonly PinnedExemplar[] = [],
   options: AssignOptions = {},
 ): Assignment {
-  const label = report.tool === '' ? 'no tool named either' : `same tool ${report.tool}`;
+  const label = labelOf(report);
   const reportTerms = weighted(report);
   const toolText = report.tool === '' ? 'reports without a tool name' : report.tool;
 
@@ -250,6 +250,11 @@ export function assign(
       ? `new ${kind}: the closest ${kind} of ${toolText} is only ${format(top.similarity)} similar (joining takes ${format(threshold)})`
       : `new ${kind}: the first ${kind} of ${toolText}`,
   };
+}
+
+/** How a reason names the report's tool: what it shares with the issue before anything else. */
+export function labelOf(report: Signature): string {
+  return report.tool === '' ? 'no tool named either' : `same tool ${report.tool}`;
 }
 
 /**

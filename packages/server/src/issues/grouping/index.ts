@@ -12,8 +12,10 @@
  * `removeFromSignature` off the old issue and merges into the new one, and the moved report's
  * signature becomes a pinned exemplar `{issueId: target, signature}`: pass the project's pins
  * for the tool, most recent first, as `assign`'s third argument and reports very like the moved
- * one (PIN_THRESHOLD) follow it. Signatures are JSON (`Signature` parses a stored one); a
- * change of SIGNATURE_VERSION means stored ones should be recomputed from their reports.
+ * one (PIN_THRESHOLD) follow it. A `RepeatedReports` per candidate set, told of every
+ * placement, answers for a report that repeats an earlier one as `assign` would, without it.
+ * Signatures are JSON (`Signature` parses a stored one); a change of SIGNATURE_VERSION means
+ * stored ones should be recomputed from their reports.
  */
 export {
   type Assignment,
@@ -26,6 +28,7 @@ export {
   PINNED_LIMIT,
   type PinnedExemplar,
 } from './assign.js';
+export { RepeatedReports } from './repeats.js';
 export {
   fingerprint,
   type GroupableReport,

@@ -81,8 +81,14 @@ const toolWordCache = new Map<string, ReadonlySet<string>>();
 export function fingerprint(report: GroupableReport): Signature {
   const tool = toolKey(report.tool_name);
   const kind = kindOf(report.outcome);
-  const key = `${kind}\u0000${tool}\u0000${report.details.slice(0, MAX_TEXT_LENGTH)}`;
-  const cached = fingerprints.get(key);
+  const text =
+    report.details.length > MAX_TEXT_LENGTH
+      ? report.details.slice(0, MAX_TEXT_LENGTH)
+      : report.details;
+  // By kind and tool, then by the text itself: no key of the whole text is built per report.
+  const scope = `${kind}\u0000${tool}`;
+  let byText = fingerprints.get(scope);
+  const cached = byText?.get(text);
   if (cached) return cached;
   const terms: Record<string, number> = {};
   const words: Record<string, string> = {};
@@ -98,12 +104,23 @@ export function fingerprint(report: GroupableReport): Signature {
     terms: Object.freeze(terms),
     words: Object.freeze(words),
   });
-  if (fingerprints.size >= FINGERPRINT_CACHE_SIZE) fingerprints.clear();
-  fingerprints.set(key, signature);
+  if (fingerprintCount >= FINGERPRINT_CACHE_SIZE) {
+    fingerprints.clear();
+    fingerprintCount = 0;
+    byText = undefined;
+  }
+  if (!byText) {
+    byText = new Map();
+    fingerprints.set(scope, byText);
+  }
+  byText.set(text, signature);
+  fingerprintCount++;
   return signature;
 }
 const FINGERPRINT_CACHE_SIZE = 512;
-const fingerprints = new Map<string, Signature>();
+/** Signatures by kind and tool, then by text; FINGERPRINT_CACHE_SIZE of them in all. */
+const fingerprints = new Map<string, Map<string, Signature>>();
+let fingerprintCount = 0;
 
 /**
  * The issue's signature after `report` joins it (or after two issues merge: both arguments may
