@@ -72,9 +72,9 @@ export async function groupBatch(
   return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
 }
 
-/** Where each arriving report goes (by report id), and the issues to announce after commit. */
+/** Where each arriving report goes (in the order given), and the issues to announce after commit. */
 export interface Arrivals {
-  placements: Map<string, { issueId: string; reason: string }>;
+  placements: { reportId: string; issueId: string; reason: string }[];
   changes: Change[];
 }
 
@@ -128,13 +128,10 @@ async function groupArrivals(
   now: Date,
   cache?: PoolCache,
 ): Promise<Arrivals | null> {
-  if (reports.length === 0) return { placements: new Map(), changes: [] };
+  if (reports.length === 0) return { placements: [], changes: [] };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress || (await anyReportWaiting(trx))) return null;
   const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, dialect, reports, version, now, DEFAULT_ENGINE, cache);
-  return {
-    placements: new Map(grouped.members.map((m) => [m.reportId, m])),
-    changes: grouped.changes,
-  };
+  return { placements: grouped.members, changes: grouped.changes };
 }

@@ -79,8 +79,6 @@ interface WorkingIssue {
   lastSeen: string;
   sampleDetails: string;
   regressedAt: string | null;
-  /** Its reports in this batch, with the engine's reason for each. */
-  members: { reportId: string; issueId: string; reason: string }[];
 }
 
 /** What the engine is given of a report, with where it sits in report order. */
@@ -96,7 +94,7 @@ export interface ReportToGroup {
 export type Change = { projectId: string; issueId: string; change: 'created' | 'regressed' };
 
 export interface Grouped {
-  /** Each report's issue, with the engine's reason. */
+  /** Each report's issue, with the engine's reason, in the order of the reports. */
   members: { reportId: string; issueId: string; reason: string }[];
   /** Issues to announce once committed: project, issue and what happened to it. */
   changes: Change[];
@@ -137,6 +135,7 @@ export async function groupReports(
   const pools = await loadPools(trx, keyed, kept);
   const working = new Map<string, WorkingIssue>();
   const changes: Change[] = [];
+  const members: Grouped['members'] = [];
 
   for (const { report, key, name } of keyed) {
     const pool = pools.get(name) as Pool;
@@ -153,7 +152,8 @@ export async function groupReports(
       // One report the engine cannot handle must not stall grouping for every report behind
       // it: it joins its tool's "unsorted" issue, which a developer can merge or move from.
       const unsorted = await unsortedIssue(trx, report, working, changes, engine, now);
-      addReport(unsorted, report, `not grouped: the grouping engine failed (${errorText(error)})`);
+      const why = `not grouped: the grouping engine failed (${errorText(error)})`;
+      members.push(addReport(unsorted, report, why));
       continue;
     }
     let issue = choice.issueId ? working.get(choice.issueId) : undefined;
@@ -187,7 +187,7 @@ export async function groupReports(
         changes.push({ projectId: issue.projectId, issueId: issue.id, change: 'regressed' });
       }
     }
-    addReport(issue, report, reason);
+    members.push(addReport(issue, report, reason));
     const candidate = pool.candidates.find((c) => c.issueId === issue.id);
     if (candidate) {
       candidate.memberCount += 1;
@@ -227,7 +227,7 @@ export async function groupReports(
     pools,
     new Map(issues.map(({ issue, signature }) => [issue.id, stateOf(issue, signature)])),
   );
-  return { members: issues.flatMap(({ issue }) => issue.members), changes, lastStoredAt };
+  return { members, changes, lastStoredAt };
 }
 
 /**
@@ -315,7 +315,6 @@ function fromState(state: IssueState): WorkingIssue {
     lastSeen: iso(state.last_seen),
     sampleDetails: '',
     regressedAt: null,
-    members: [],
   };
 }
 
@@ -387,11 +386,15 @@ async function openIssue(
     lastSeen: firstSeen,
     sampleDetails: '',
     regressedAt: null,
-    members: [],
   };
 }
 
-function addReport(issue: WorkingIssue, report: ReportToGroup, reason: string): void {
+/** Counts the report in its issue; returns its placement. */
+function addReport(
+  issue: WorkingIssue,
+  report: ReportToGroup,
+  reason: string,
+): Grouped['members'][number] {
   issue.counts[report.outcome as Outcome] += 1;
   const at = iso(report.created_at);
   if (at < issue.firstSeen) issue.firstSeen = at;
@@ -400,5 +403,5 @@ function addReport(issue: WorkingIssue, report: ReportToGroup, reason: string): 
     issue.lastSeen = at > issue.lastSeen ? at : issue.lastSeen;
     issue.sampleDetails = report.details.slice(0, SAMPLE_MAX);
   }
-  issue.members.push({ reportId: report.id, issueId: issue.id, reason });
+  return { reportId: report.id, issueId: issue.id, reason };
 }

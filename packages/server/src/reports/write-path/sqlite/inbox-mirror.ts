@@ -35,8 +35,14 @@ export class InboxMirror {
 
   /** The chunk with these ids left the inbox: its reports leave the mirror's front. */
   moved(ids: readonly string[]): void {
-    const gone = new Set(ids);
-    while (this.head < this.reports.length && gone.has(this.reports[this.head]!.id)) this.head++;
+    const last = this.head + ids.length - 1;
+    if (this.reports[this.head]?.id === ids[0] && this.reports[last]?.id === ids.at(-1)) {
+      // The chunk take() handed out (the usual case): no set of its ids to build.
+      this.head = last + 1;
+    } else {
+      const gone = new Set(ids);
+      while (this.head < this.reports.length && gone.has(this.reports[this.head]!.id)) this.head++;
+    }
     if (this.head === this.reports.length) this.clear();
     else if (this.head > 4096) {
       this.reports = this.reports.slice(this.head);
