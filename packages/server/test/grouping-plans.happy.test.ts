@@ -107,6 +107,29 @@ describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on Post
     expect(types(plan)).not.toContain('Hash Join');
   });
 
+  it('places a batch by key when the statistics say almost nothing waits', async () => {
+    // Under ingest the waiting reports outrun autoanalyze: the partial index of waiting reports
+    // looks nearly empty. Walking it for each report of the batch (a nested loop over every
+    // waiting report, the batch rescanned for each) took most of PostgreSQL's grouping time.
+    await planning.pool.query(`
+      update report_issues set issue_id = 'i', issue_reason = 'seeded' where issue_id is null;
+      analyze report_issues;
+      update report_issues set issue_id = null, issue_reason = null
+        where report_id in (select report_id from report_issues order by report_id desc limit ${WAITING});
+    `);
+    const { rows } = await sql<{ report_id: string }>`
+      select report_id from report_issues where issue_id is null limit 1000
+    `.execute(kysely);
+    const placements = rows.map((row) => ({
+      reportId: row.report_id,
+      issueId: 'j',
+      reason: 'same tool search',
+    }));
+    const plan = await planInBatch(true, (trx) => setReportsIssues(trx, 'postgres', placements));
+    const indexes = plan.map((node) => node['Index Name']).filter(Boolean);
+    expect(indexes).toEqual(['report_issues_pkey']);
+  });
+
   it("commits a batch without waiting for the disk, and the settings end with the batch's transaction", async () => {
     const shown = async (db: Kysely<DB>) => {
       const { rows } = await sql<{ commit: string; hash: string }>`
