@@ -37,11 +37,12 @@ import {
 
 const INGEST_TIMING: Timing = { warmupSeconds: 2, seconds: 8 };
 /**
- * Rounds of bare-then-Debrief ingest; the table reports the median round. Five short rounds
+ * Rounds of bare-then-Debrief ingest; the table reports the median round. Seven short rounds
  * rather than three long ones: the host's load drifts from one 10-second run to the next, and
- * more alternations let less of that drift into the median.
+ * more alternations let less of that drift into the median (grouping's cost, a pair a round,
+ * swung from 3 to 19 % across seven rounds of one build, 2026-11-26).
  */
-const INGEST_ROUNDS = Number(process.env.DEBRIEF_BENCH_ROUNDS ?? 5);
+const INGEST_ROUNDS = Number(process.env.DEBRIEF_BENCH_ROUNDS ?? 7);
 const READ_TIMING: Timing = { warmupSeconds: 1, seconds: 6 };
 /**
  * Ingest alone and beside the dashboard readers, alternating (DEBRIEF_BENCH_MIXED_ROUNDS). Five:
