@@ -137,21 +137,40 @@ export function mergeSignatures(issue: Signature, report: Signature): Signature 
       members: issue.members + report.members,
       terms: added,
     };
-  const counts = new Map<string, number>(Object.entries(issue.terms));
-  for (const [term, count] of Object.entries(report.terms)) {
-    counts.set(term, (counts.get(term) ?? 0) + count);
-  }
-  const kept = [...counts]
-    .sort(([a, countA], [b, countB]) => countB - countA || compare(a, b))
-    .slice(0, MAX_ISSUE_TERMS)
-    .sort(([a], [b]) => compare(a, b));
+  // for…in and a plain object built key by key: a mature issue's 240 terms through
+  // Object.entries, two sorts with a callback and Object.fromEntries took ~106 µs a joining
+  // report, ~65 this way (a scratch loop of 3,000 varied reports into one issue).
+  const counts = new Map<string, number>();
+  for (const term in issue.terms) counts.set(term, issue.terms[term] as number);
+  for (const term in report.terms)
+    counts.set(term, (counts.get(term) ?? 0) + (report.terms[term] as number));
+  let kept = [...counts.keys()];
+  if (kept.length > MAX_ISSUE_TERMS) kept = mostFrequent(counts, kept);
+  // The default sort compares strings by code unit, as compare() does, without a callback.
+  kept.sort();
+  // Terms are `#` and letters or digits (normalise.ts): never `__proto__`.
+  const terms: Record<string, number> = {};
+  for (const term of kept) terms[term] = counts.get(term) as number;
   return {
     version: SIGNATURE_VERSION,
     kind: issue.kind,
     tool: issue.tool,
     members: issue.members + report.members,
-    terms: Object.fromEntries(kept),
+    terms,
   };
+}
+
+/**
+ * The MAX_ISSUE_TERMS terms that come first by count (descending), then by term: those above
+ * the MAX_ISSUE_TERMS-th largest count, and of those at it the first by term: the counts sorted
+ * as numbers, not the terms by a callback.
+ */
+function mostFrequent(counts: ReadonlyMap<string, number>, terms: readonly string[]): string[] {
+  const ascending = Float64Array.from(counts.values()).sort();
+  const threshold = ascending[ascending.length - MAX_ISSUE_TERMS] as number;
+  const above = terms.filter((term) => (counts.get(term) as number) > threshold);
+  const at = terms.filter((term) => counts.get(term) === threshold).sort();
+  return above.concat(at.slice(0, MAX_ISSUE_TERMS - above.length));
 }
 
 /**
