@@ -1,27 +1,17 @@
-import type { Outcome } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
-import { type DB, toDate } from '../db/schema.js';
-import { isStoredIsoText } from '../db/wire-timestamp.js';
+import type { DB } from '../db/schema.js';
 import { newId } from '../ids.js';
 import {
   advanceGroupingProgress,
   findIssueState,
-  type IssueState,
   insertIssue,
   listCandidateIssues,
   listPinnedExemplars,
   type PoolKey,
   updateGroupedIssues,
 } from './grouping.repository.js';
-import {
-  countColumns,
-  countsOfRow,
-  dominantOutcome,
-  emptyCounts,
-  type OutcomeCounts,
-  totalOf,
-} from './issue-counts.js';
+import { countsOfRow, dominantOutcome, emptyCounts, totalOf } from './issue-counts.js';
 import {
   type Assignment,
   CANDIDATE_LIMIT,
@@ -37,6 +27,14 @@ import {
   widenSignature,
 } from './issue-grouping.js';
 import type { Pool, PoolCache } from './pool-cache.js';
+import {
+  addReport,
+  fromState,
+  iso,
+  type Placement,
+  stateOf,
+  type WorkingIssue,
+} from './working-issue.js';
 
 /**
  * The engine's calls a batch makes: by default the one door to it (issue-grouping.ts); a test
@@ -64,22 +62,6 @@ export const UNSORTED_KIND = 'unsorted';
 
 /** Shown on a report that opened its issue. */
 export const NEW_ISSUE_REASON = 'first report of a new issue';
-const SAMPLE_MAX = 280;
-
-/** An issue touched by the batch, as it will be written when the batch commits. */
-interface WorkingIssue {
-  id: string;
-  projectId: string;
-  toolName: string | null;
-  kind: string;
-  status: string;
-  signature: Signature;
-  counts: OutcomeCounts;
-  firstSeen: string;
-  lastSeen: string;
-  sampleDetails: string;
-  regressedAt: string | null;
-}
 
 /** What the engine is given of a report, with where it sits in report order. */
 export interface ReportToGroup {
@@ -95,16 +77,12 @@ export type Change = { projectId: string; issueId: string; change: 'created' | '
 
 export interface Grouped {
   /** Each report's issue, with the engine's reason, in the order of the reports. */
-  members: { reportId: string; issueId: string; reason: string }[];
+  members: Placement[];
   /** Issues to announce once committed: project, issue and what happened to it. */
   changes: Change[];
   /** When the last report was stored (ISO). */
   lastStoredAt: string;
 }
-
-/** ISO text of a stored time; SQLite's already is (parsing and printing it cost ~2 µs a report). */
-const iso = (value: Date | string) =>
-  isStoredIsoText(value) ? value : toDate(value).toISOString();
 
 /**
  * Gives each of `reports` (in report order, at least one) an issue in the caller's transaction,
@@ -230,34 +208,6 @@ export async function groupReports(
   return { members, changes, lastStoredAt };
 }
 
-/**
- * The signature a kept row (stateOf) was made from, so that the next batch need not parse the
- * text it just serialized.
- */
-const parsedSignatures = new WeakMap<IssueState, Signature>();
-
-/** An issue as the batch wrote it (`signature` serialized), as the candidates query reads it. */
-function stateOf(issue: WorkingIssue, signature: string): IssueState {
-  const c = countColumns(issue.counts);
-  const row: IssueState = {
-    id: issue.id,
-    project_id: issue.projectId,
-    tool_name: issue.toolName,
-    kind: issue.kind,
-    status: issue.status,
-    signature,
-    first_seen: issue.firstSeen,
-    last_seen: issue.lastSeen,
-    count_success: c.count_success,
-    count_failure: c.count_failure,
-    count_confusing: c.count_confusing,
-    count_gave_up: c.count_gave_up,
-    count_request: c.count_request,
-  };
-  if (issue.signature !== null) parsedSignatures.set(row, issue.signature);
-  return row;
-}
-
 /** A pool's name: every report's, so plain text (an id and a kind hold no NUL; no tool: ''). */
 function poolKeyOf(key: PoolKey): string {
   return `${key.projectId}\u0000${key.kind}\u0000${key.toolName === null ? '' : `=${key.toolName}`}`;
@@ -300,22 +250,6 @@ async function loadPools(
     poolOf(row)?.pinned.push({ issueId: row.issue_id, signature: parseSignature(row.signature) });
   }
   return pools;
-}
-
-function fromState(state: IssueState): WorkingIssue {
-  return {
-    id: state.id,
-    projectId: state.project_id,
-    toolName: state.tool_name,
-    kind: state.kind,
-    status: state.status,
-    signature: parsedSignatures.get(state) ?? parseSignature(state.signature),
-    counts: countsOfRow(state),
-    firstSeen: iso(state.first_seen),
-    lastSeen: iso(state.last_seen),
-    sampleDetails: '',
-    regressedAt: null,
-  };
 }
 
 function errorText(error: unknown): string {
@@ -387,21 +321,4 @@ async function openIssue(
     sampleDetails: '',
     regressedAt: null,
   };
-}
-
-/** Counts the report in its issue; returns its placement. */
-function addReport(
-  issue: WorkingIssue,
-  report: ReportToGroup,
-  reason: string,
-): Grouped['members'][number] {
-  issue.counts[report.outcome as Outcome] += 1;
-  const at = iso(report.created_at);
-  if (at < issue.firstSeen) issue.firstSeen = at;
-  // The sample is the latest report's; reports arrive in order, so a later one replaces it.
-  if (at >= issue.lastSeen || issue.sampleDetails === '') {
-    issue.lastSeen = at > issue.lastSeen ? at : issue.lastSeen;
-    issue.sampleDetails = report.details.slice(0, SAMPLE_MAX);
-  }
-  return { reportId: report.id, issueId: issue.id, reason };
 }
