@@ -92,8 +92,9 @@ export interface ArrivalGrouper {
 }
 
 /**
- * The write path's grouping (the SQLite writer thread's move of its inbox, the PostgreSQL group
- * commit): one per writer, on the connection (or pool) it writes with.
+ * The write path's grouping: one per writer, on the connection it writes with. Only SQLite's
+ * writer thread has one (its move of the inbox); PostgreSQL's group commit leaves grouping to
+ * the background grouper (docs/scaling.md says why: grouping there was built and measured).
  */
 export function createArrivalGrouper(db: Kysely<DB>, dialect: Dialect): ArrivalGrouper {
   const cache = new PoolCache();

@@ -172,8 +172,18 @@ export async function groupReports(
       candidate.signature = issue.signature;
       pool.repeats.placed(signature, issue.id, issue.signature, overruled ? null : assignment);
     } else {
-      // A pin sent it to an issue of another pool, whose repeats no longer hold.
-      for (const other of new Set([...pools.values(), ...kept.values()])) other.repeats.forget();
+      // A pin sent it to an issue of another pool (another tool or kind). That pool's candidate
+      // follows the issue, as a fresh read would give it: left as it was, the pool's next
+      // reports (in this batch, or the next ones while the pool is kept) compared with the
+      // issue's old signature, and grouped otherwise than a restarted grouper would. No pool's
+      // repeats hold any more.
+      for (const other of new Set([...pools.values(), ...kept.values()])) {
+        other.repeats.forget();
+        const held = other.candidates.find((c) => c.issueId === issue.id);
+        if (!held) continue;
+        held.memberCount += 1;
+        held.signature = issue.signature;
+      }
     }
   }
 
