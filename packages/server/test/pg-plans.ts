@@ -10,6 +10,9 @@ export interface PlanNode {
   'Relation Name'?: string;
   'Index Name'?: string;
   'Index Cond'?: string;
+  /** With `analyze`: pages found in PostgreSQL's buffers, and pages it had to read. */
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
   Plans?: PlanNode[];
 }
 
@@ -22,9 +25,14 @@ export interface PlanningDatabase {
   kysely: Kysely<DB>;
   /**
    * Every node of the plan of the first statement `run` sends through `kysely`, explained on
-   * `db` (by default `kysely`; a transaction of it to plan under the transaction's settings).
+   * `db` (by default `kysely`; a transaction of it to plan under the transaction's settings),
+   * run again with `analyze` (and its pages counted) if asked.
    */
-  planOf(run: () => Promise<unknown>, db?: Kysely<DB>): Promise<PlanNode[]>;
+  planOf(
+    run: () => Promise<unknown>,
+    db?: Kysely<DB>,
+    options?: { analyze?: boolean },
+  ): Promise<PlanNode[]>;
   close(): Promise<void>;
 }
 
@@ -47,12 +55,15 @@ export async function openPlanningDatabase(sessionSql?: string): Promise<Plannin
   return {
     pool,
     kysely,
-    async planOf(run, db = kysely) {
+    async planOf(run, db = kysely, { analyze = false } = {}) {
       queries.length = 0;
       await run();
       const [query] = queries;
       const { rows } = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        CompiledQuery.raw(`explain (format json) ${query!.sql}`, [...query!.parameters]),
+        CompiledQuery.raw(
+          `explain (${analyze ? 'analyze, buffers, ' : ''}format json) ${query!.sql}`,
+          [...query!.parameters],
+        ),
       );
       return planNodes(rows[0]!['QUERY PLAN'][0].Plan);
     },

@@ -312,12 +312,12 @@ describe('query plans of the reports on SQLite', () => {
       countReportsByOutcome(kysely, 'sqlite', PROJECT, { issueId }),
     );
     expect(counts!.join('\n')).toMatch(/INDEX report_issues_by_project_issue/);
-    const [ungrouped] = await plans(() => listUngroupedReports(kysely, 200));
+    const [ungrouped] = await plans(() => listUngroupedReports(kysely, 'sqlite', 200, 'recent'));
     expect(ungrouped!.join('\n')).toMatch(/SCAN report_issues USING INDEX report_issues_ungrouped/);
     expect(ungrouped!.join('\n')).not.toMatch(/TEMP B-TREE/);
     // Asked by the report writer before each chunk it groups, and by the background grouper
     // before it takes the write lock: it scanned all of the issue index when it had no order.
-    const [peek] = await plans(() => anyReportWaiting(kysely));
+    const [peek] = await plans(() => anyReportWaiting(kysely, 'sqlite', 'recent'));
     expect(peek!.join('\n')).toMatch(
       /SCAN report_issues USING (COVERING )?INDEX report_issues_ungrouped/,
     );
@@ -494,7 +494,7 @@ describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on Pos
   });
 
   it("reads the grouper's batch and an issue's page through report_issues' indexes (migration 0017)", async () => {
-    const batch = await planOf(() => listUngroupedReports(kysely, 1000));
+    const batch = await planOf(() => listUngroupedReports(kysely, 'postgres', 1000, 'recent'));
     const indexes = batch.map((node) => node['Index Name']).filter(Boolean);
     expect(indexes).toContain('report_issues_ungrouped');
     expect(indexes).toContain('reports_pkey');

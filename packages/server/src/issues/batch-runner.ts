@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
-import { anyReportWaiting } from './grouping.repository.js';
+import { anyReportWaiting, type WaitingScan } from './grouping.repository.js';
 import { PoolCache } from './pool-cache.js';
 
 /** Where the grouper's batches run: in this thread, or in a thread of their own. */
@@ -13,24 +13,44 @@ export interface BatchRunner {
 }
 
 /**
+ * How often a round looks for waiting reports from the start of their index (`all`) instead of
+ * from a little before the last grouped report (`recent`, grouping.repository.ts WaitingScan):
+ * the longest a report stored well behind the others (a stalled commit, an instance's clock
+ * running behind) waits for its issue. The first round of a runner scans all.
+ */
+const FULL_SCAN_MS = 30_000;
+
+/**
  * Batches on the caller's connection and event loop: SQLite `:memory:` (which a second
  * connection cannot open), tests, and the thread of grouping-thread.ts itself. The candidates
  * one batch read are kept for the next while no one else writes issues (pool-cache.ts).
  */
-export function inProcessBatches(db: Kysely<DB>, dialect: Dialect): BatchRunner {
+export function inProcessBatches(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  { fullScanMs = FULL_SCAN_MS }: { fullScanMs?: number } = {},
+): BatchRunner {
   const cache = new PoolCache();
+  let fullScanAt = 0;
   return {
     async group(limit, now) {
+      const scan: WaitingScan = Date.now() >= fullScanAt ? 'all' : 'recent';
       // A read first, outside any transaction: a batch's transaction takes the lock every
       // grouper and triage share, and on SQLite the file's one write lock, which the report
       // writer then waits for (its busy handler sleeps a millisecond or more). On SQLite the
       // writer groups arriving reports itself, so nearly every round here finds nothing.
-      if (!(await anyReportWaiting(db))) return { grouped: 0, changes: [], lastStoredAt: null };
+      if (!(await anyReportWaiting(db, dialect, scan))) {
+        if (scan === 'all') fullScanAt = Date.now() + fullScanMs;
+        return { grouped: 0, changes: [], lastStoredAt: null };
+      }
       try {
         const result = await db
           .transaction()
-          .execute((trx) => groupBatch(trx, dialect, limit, now, DEFAULT_ENGINE, cache));
+          .execute((trx) => groupBatch(trx, dialect, limit, now, DEFAULT_ENGINE, cache, scan));
         cache.committed();
+        // The oldest waiting reports were in this batch: the next full scan can wait. (None
+        // grouped: another instance held the lock, and the next round scans all again.)
+        if (scan === 'all' && result.grouped > 0) fullScanAt = Date.now() + fullScanMs;
         return result;
       } catch (error) {
         cache.forget();

@@ -14,6 +14,7 @@ import {
   lockGroupingProgress,
   setReportsIssues,
   tuneGroupingTransaction,
+  type WaitingScan,
 } from './grouping.repository.js';
 import { PoolCache } from './pool-cache.js';
 
@@ -47,10 +48,11 @@ export interface BatchResult {
 }
 
 /**
- * Groups the next stored reports without an issue (at most `limit`, in report order): all or
- * nothing with the caller's transaction, so a crash (kill -9) leaves every report either
- * grouped once or still to group. Nothing grouped when another instance holds the lock. With a
- * `cache`, the caller tells it whether the transaction committed (pool-cache.ts).
+ * Groups the next stored reports without an issue (at most `limit`, in report order, found by
+ * `scan`: grouping.repository.ts WaitingScan): all or nothing with the caller's transaction, so
+ * a crash (kill -9) leaves every report either grouped once or still to group. Nothing grouped
+ * when another instance holds the lock. With a `cache`, the caller tells it whether the
+ * transaction committed (pool-cache.ts).
  */
 export async function groupBatch(
   trx: Kysely<DB>,
@@ -59,12 +61,13 @@ export async function groupBatch(
   now: Date,
   engine: GroupingEngine = DEFAULT_ENGINE,
   cache?: PoolCache,
+  scan: WaitingScan = 'all',
 ): Promise<BatchResult> {
   const none: BatchResult = { grouped: 0, changes: [], lastStoredAt: null };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress) return none;
   await tuneGroupingTransaction(trx, dialect);
-  const reports = await listUngroupedReports(trx, limit);
+  const reports = await listUngroupedReports(trx, dialect, limit, scan);
   if (reports.length === 0) return none;
   const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, dialect, reports, version, now, engine, cache);
@@ -131,7 +134,7 @@ async function groupArrivals(
 ): Promise<Arrivals | null> {
   if (reports.length === 0) return { placements: [], changes: [] };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
-  if (!progress || (await anyReportWaiting(trx))) return null;
+  if (!progress || (await anyReportWaiting(trx, dialect, 'all'))) return null;
   const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, dialect, reports, version, now, DEFAULT_ENGINE, cache);
   return { placements: grouped.members, changes: grouped.changes };
