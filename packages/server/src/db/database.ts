@@ -125,6 +125,7 @@ export function openDatabase(
 function openPool(url: string, log: DatabaseLog): pg.Pool {
   return openPgPool(url, {
     max: 10,
+    named: true,
     onLost: (error) =>
       log.warn(
         { err: error },

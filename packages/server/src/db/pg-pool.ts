@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { statementName } from './named-statements.js';
 
 const TIMESTAMPTZ_OID = 1184;
 const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text');
@@ -50,11 +51,18 @@ const TYPES = {
  */
 export function openPgPool(
   url: string,
-  options: { max: number; statementTimeoutMs?: number; onLost(error: Error): void },
+  options: {
+    max: number;
+    statementTimeoutMs?: number;
+    onLost(error: Error): void;
+    /** Prepare the statements of db/named-statements.ts by name (namingClient). */
+    named?: boolean;
+  },
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max,
+    ...(options.named ? { Client: namingClient() } : {}),
     connectionTimeoutMillis: 5000,
     keepAlive: true,
     ...(options.statementTimeoutMs !== undefined
@@ -69,4 +77,39 @@ export function openPgPool(
   // The same error of an idle client, re-emitted by pg-pool: already reported by its client.
   pool.on('error', () => {});
   return pool;
+}
+
+/**
+ * SQLSTATEs of a named statement a connection does not hold as pg believes (no such statement,
+ * or one already by that name): a pooler between the server and PostgreSQL that hands each
+ * statement to another session, as PgBouncer's transaction mode did before 1.21.
+ */
+export const LOST_PREPARED = new Set(['26000', '42P05']);
+
+/**
+ * A pg client that runs the statements of db/named-statements.ts by name (Kysely hands pg a
+ * statement as text and values; a name is pg's way to prepare it once per connection), all
+ * others as they come. Once a pooler loses a named statement (LOST_PREPARED), that statement
+ * fails (with its transaction: the write path answers 503 for that batch) and the pool's
+ * clients name nothing any more.
+ */
+function namingClient(): new () => pg.Client {
+  let naming = true;
+  class NamingClient extends pg.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads.
+    override query(...args: any[]): any {
+      const [text, values, callback] = args;
+      const name =
+        naming && typeof text === 'string' && typeof callback !== 'function'
+          ? statementName(text)
+          : undefined;
+      if (!name) return (super.query as (...a: unknown[]) => unknown)(...args);
+      const running = super.query({ name, text, values }) as Promise<pg.QueryResult>;
+      return running.catch((error: unknown) => {
+        if (LOST_PREPARED.has(String((error as { code?: unknown }).code))) naming = false;
+        throw error;
+      });
+    }
+  }
+  return NamingClient as unknown as new () => pg.Client;
 }

@@ -1,7 +1,7 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import pg from 'pg';
 import { isCompiledShapeText } from './compiled-shapes.js';
-import { openPgPool } from './pg-pool.js';
+import { LOST_PREPARED, openPgPool } from './pg-pool.js';
 import type { ReadCancel } from './read-cancel.js';
 import { type ReadPool, readCancelled, readTimedOut } from './read-pool.js';
 
@@ -10,13 +10,6 @@ const QUERY_CANCELED = '57014';
 
 /** Statements prepared by name at most (per connection: each prepares those it runs). */
 const MAX_PREPARED = 500;
-
-/**
- * SQLSTATEs of a named statement a connection does not hold as pg believes (no such statement,
- * or one already by that name): a pooler between the server and PostgreSQL that hands each
- * statement to another session, as PgBouncer's transaction mode did before 1.21.
- */
-const LOST_PREPARED = new Set(['26000', '42P05']);
 
 /**
  * Report reads on PostgreSQL: a second pg pool whose connections carry `statement_timeout`,
