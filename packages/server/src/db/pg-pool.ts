@@ -90,8 +90,8 @@ export const LOST_PREPARED = new Set(['26000', '42P05']);
  * A pg client that runs the statements of db/named-statements.ts by name (Kysely hands pg a
  * statement as text and values; a name is pg's way to prepare it once per connection), all
  * others as they come. Once a pooler loses a named statement (LOST_PREPARED), that statement
- * fails (with its transaction: the write path answers 503 for that batch) and the pool's
- * clients name nothing any more.
+ * fails, with its transaction, and the pool's clients name nothing any more: the write path
+ * then stores that batch's submissions again one at a time (group-commit-writer.ts), unnamed.
  */
 function namingClient(): new () => pg.Client {
   let naming = true;
