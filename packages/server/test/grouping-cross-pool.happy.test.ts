@@ -1,13 +1,8 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  DIALECTS,
-  type TestDatabase,
-} from '../../../test/harness/databases.js';
-import { createTenant, type Tenant, type TestServer } from '../../../test/harness/test-server.js';
-import { type Database, openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { DIALECTS } from '../../../test/harness/databases.js';
+import type { Tenant } from '../../../test/harness/test-server.js';
+import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { DEFAULT_ENGINE, groupBatch } from '../src/issues/group-batch.js';
 import { bumpIssuesVersion } from '../src/issues/grouping.repository.js';
@@ -19,7 +14,7 @@ import {
   signatureOf,
 } from '../src/issues/issue-grouping.js';
 import { PoolCache } from '../src/issues/pool-cache.js';
-import { seedReport } from './seed.js';
+import { openTenantDatabase, seedReport } from './seed.js';
 
 /**
  * A report that follows a developer's move into an issue of another tool changes that issue's
@@ -28,27 +23,22 @@ import { seedReport } from './seed.js';
  * otherwise than by a grouper that has just started and reads them.
  */
 describe.each(DIALECTS)('a pin across tools, on %s', (dialect) => {
-  let database: TestDatabase;
-  let opened: Database;
+  let setup: Awaited<ReturnType<typeof openTenantDatabase>>;
+  let db: Kysely<DB>;
   let t: Tenant;
   const cache = new PoolCache();
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    opened = openDatabase(database.url);
-    await migrateToLatest(opened);
-    t = await createTenant({ db: opened.kysely } as TestServer['ctx']);
+    setup = await openTenantDatabase(dialect);
+    ({ db, tenant: t } = setup);
   });
-  afterAll(async () => {
-    await opened.close();
-    await database.drop();
-  });
+  afterAll(() => setup.close());
 
   let second = 0;
   async function report(tool: string, details: string): Promise<string> {
     second += 1;
     const at = new Date(Date.UTC(2026, 10, 1, 9, 0, second)).toISOString();
-    return seedReport(opened.kysely, t.projectId, {
+    return seedReport(db, t.projectId, {
       outcome: 'failure',
       at,
       tool_name: tool,
@@ -57,14 +47,14 @@ describe.each(DIALECTS)('a pin across tools, on %s', (dialect) => {
   }
 
   async function group(): Promise<void> {
-    await opened.kysely
+    await db
       .transaction()
       .execute((trx) => groupBatch(trx, dialect, 100, new Date(), DEFAULT_ENGINE, cache));
     cache.committed();
   }
 
   async function issueOf(reportId: string) {
-    return opened.kysely
+    return db
       .selectFrom('report_issues')
       .innerJoin('issues', 'issues.id', 'report_issues.issue_id')
       .select(['issues.id', 'issues.signature', 'issues.report_count'])
@@ -83,7 +73,7 @@ describe.each(DIALECTS)('a pin across tools, on %s', (dialect) => {
     // it: an exemplar of alpha's pool pinned to that issue, and the issues' version bumped).
     const yaml = 'alpha rejects the config file as invalid yaml at line 4';
     const pinned = signatureOf({ outcome: 'failure', tool_name: 'alpha', details: yaml });
-    await opened.kysely.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       await insertExemplar(trx, {
         id: newId(Date.now()),
         projectId: t.projectId,
@@ -108,7 +98,7 @@ describe.each(DIALECTS)('a pin across tools, on %s', (dialect) => {
 
     const { rows } = await sql<{ issues_version: number | string }>`
       select issues_version from grouping_progress where id = 'default'
-    `.execute(opened.kysely);
+    `.execute(db);
     const kept = [...cache.take(Number(rows[0]?.issues_version)).values()];
     const held = kept.flatMap((pool) => pool.candidates).find((c) => c.issueId === beta.id);
     expect(held).toBeDefined();

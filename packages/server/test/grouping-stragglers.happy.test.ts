@@ -1,14 +1,10 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  DIALECTS,
-  type TestDatabase,
-} from '../../../test/harness/databases.js';
-import { createTenant, type Tenant, type TestServer } from '../../../test/harness/test-server.js';
-import { type Database, openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { DIALECTS } from '../../../test/harness/databases.js';
+import type { Tenant } from '../../../test/harness/test-server.js';
+import type { DB } from '../src/db/schema.js';
 import { inProcessBatches } from '../src/issues/batch-runner.js';
-import { seedReport } from './seed.js';
+import { openTenantDatabase, seedReport } from './seed.js';
 
 /**
  * On PostgreSQL a grouper's rounds look for waiting reports from a little before the last
@@ -18,23 +14,18 @@ import { seedReport } from './seed.js';
  * round, once. SQLite scans from the start every round.
  */
 describe.each(DIALECTS)('a report stored far behind the last grouped one, on %s', (dialect) => {
-  let database: TestDatabase;
-  let opened: Database;
+  let setup: Awaited<ReturnType<typeof openTenantDatabase>>;
+  let db: Kysely<DB>;
   let t: Tenant;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    opened = openDatabase(database.url);
-    await migrateToLatest(opened);
-    t = await createTenant({ db: opened.kysely } as TestServer['ctx']);
+    setup = await openTenantDatabase(dialect);
+    ({ db, tenant: t } = setup);
   });
-  afterAll(async () => {
-    await opened.close();
-    await database.drop();
-  });
+  afterAll(() => setup.close());
 
   const report = (at: Date, details: string) =>
-    seedReport(opened.kysely, t.projectId, {
+    seedReport(db, t.projectId, {
       outcome: 'failure',
       at: at.toISOString(),
       tool_name: 'search',
@@ -43,7 +34,7 @@ describe.each(DIALECTS)('a report stored far behind the last grouped one, on %s'
 
   it('is grouped by the next round that scans from the start', async () => {
     const fullScanMs = 1_500;
-    const batches = inProcessBatches(opened.kysely, dialect, { fullScanMs });
+    const batches = inProcessBatches(db, dialect, { fullScanMs });
     const now = Date.now();
     for (let i = 0; i < 5; i += 1) await report(new Date(now - 5_000 + i), `timeout #${i}`);
     // The runner's first round scans from the start.
@@ -57,7 +48,7 @@ describe.each(DIALECTS)('a report stored far behind the last grouped one, on %s'
     await new Promise((resolve) => setTimeout(resolve, fullScanMs + 100));
     const full = await batches.group(100, new Date());
     expect(full.grouped).toBe(dialect === 'postgres' ? 1 : 0);
-    const row = await opened.kysely
+    const row = await db
       .selectFrom('report_issues')
       .select('issue_id')
       .where('report_id', '=', straggler)

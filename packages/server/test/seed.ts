@@ -1,4 +1,8 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
+import { createTestDatabase, type TestDialect } from '../../../test/harness/databases.js';
+import { createTenant, type TestServer } from '../../../test/harness/test-server.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { importReports } from '../src/reports/write-path/index.js';
@@ -29,4 +33,23 @@ export async function seedReport(
 
 function dialectOf(db: Kysely<DB>): 'sqlite' | 'postgres' {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * A fresh migrated database with one tenant, opened without a server: for tests that drive the
+ * grouper's parts themselves. `close` closes and drops it.
+ */
+export async function openTenantDatabase(dialect: TestDialect) {
+  const database = await createTestDatabase(dialect);
+  const opened = openDatabase(database.url);
+  await migrateToLatest(opened);
+  const tenant = await createTenant({ db: opened.kysely } as TestServer['ctx']);
+  return {
+    db: opened.kysely,
+    tenant,
+    async close() {
+      await opened.close();
+      await database.drop();
+    },
+  };
 }
