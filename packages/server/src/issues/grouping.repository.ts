@@ -101,7 +101,7 @@ export async function readGroupingProgress(db: Kysely<DB>) {
 
 /**
  * Where a scan of the waiting reports begins: at the first entry of their partial index
- * (`all`), or (`recent`, PostgreSQL) WAITING_SCAN_SLACK before the last report grouped.
+ * (`all`), or (`recent`, PostgreSQL) WAITING_SCAN_SLACK_SECONDS before the last report grouped.
  *
  * Why `recent`: on PostgreSQL a grouped report's old row version keeps its entry in the partial
  * index until vacuum removes it. The index is in report order, so these entries pile up at its
@@ -116,7 +116,7 @@ export async function readGroupingProgress(db: Kysely<DB>) {
 export type WaitingScan = 'all' | 'recent';
 
 /** How far before the last grouped report a `recent` scan begins. */
-export const WAITING_SCAN_SLACK_SECONDS = 10;
+const WAITING_SCAN_SLACK_SECONDS = 10;
 
 /** Whether `scan` starts after the index's first entry: `recent` on PostgreSQL. */
 function bounded(dialect: Dialect, scan: WaitingScan): boolean {
