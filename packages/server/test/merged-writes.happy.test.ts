@@ -7,6 +7,7 @@ import {
 } from '../../../test/harness/databases.js';
 import type { Database } from '../src/db/database.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
+import { statementName } from '../src/db/named-statements.js';
 import { newId } from '../src/ids.js';
 import { ROLLUP_GRAINS } from '../src/reports/report-rollup-key.js';
 import {
@@ -48,23 +49,39 @@ function reports(projectId: string, count: number): NewReport[] {
 }
 
 describe('merged writes', () => {
-  it('merges PostgreSQL statements with their placeholders renumbered, up to 60,000 parameters each', () => {
-    // 7,000 reports: seven 1,000-row inserts of 9,000 parameters, then seven of their
-    // `report_issues` rows, 3,000 each; six of the first fit in one statement.
-    const statements = insertReports('postgres', 'reports', reports('p', 7_000));
-    expect(statements).toHaveLength(14);
-    expect(statements[7]!.sql).toMatch(/^insert into report_issues/);
-    const merged = mergeWrites('postgres', statements);
-    expect(merged.map((s) => s.parameters.length)).toEqual([54_000, 30_000]);
-    for (const statement of merged) {
-      const numbers = [...statement.sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
-      expect(numbers).toEqual(Array.from({ length: statement.parameters.length }, (_, i) => i + 1));
-      expect(statement.sql).toMatch(/^with w0 as \(insert into reports/);
-    }
-    expect(merged.flatMap((s) => s.parameters)).toEqual(statements.flatMap((s) => s.parameters));
+  it('writes reports on PostgreSQL with a text that is the same for any number of them, prepared by name', () => {
+    const few = insertReports('postgres', 'reports', reports('p', 3));
+    const many = insertReports('postgres', 'reports', reports('p', 7_000));
+    expect(many.map((s) => s.sql)).toEqual(few.map((s) => s.sql));
+    expect(many).toHaveLength(2);
+    expect(many[1]!.sql).toMatch(/^insert into report_issues/);
+    expect(many.map((s) => s.parameters.length)).toEqual([1, 1]);
+    const merged = mergeWrites('postgres', many);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.sql).toMatch(/^with w0 as \(insert into reports/);
+    expect(merged[0]!.sql).toBe(mergeWrites('postgres', few)[0]!.sql);
+    expect(statementName(merged[0]!.sql)).toBeDefined();
     // SQLite keeps its one-row statements, prepared once.
     const sqlite = insertReports('sqlite', 'reports', reports('p', 3));
+    expect(sqlite).toHaveLength(6);
     expect(mergeWrites('sqlite', sqlite)).toBe(sqlite);
+  });
+
+  it('merges PostgreSQL statements with their placeholders renumbered, up to 60,000 parameters each', () => {
+    const statement = (table: string, count: number) => ({
+      sql: `insert into ${table} values (${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')})`,
+      parameters: Array.from({ length: count }, (_, i) => `${table}${i}`),
+      returnsRows: false,
+    });
+    const statements = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((t) => statement(t, 9_000));
+    const merged = mergeWrites('postgres', statements);
+    expect(merged.map((s) => s.parameters.length)).toEqual([54_000, 9_000]);
+    for (const one of merged) {
+      const numbers = [...one.sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
+      expect(numbers).toEqual(Array.from({ length: one.parameters.length }, (_, i) => i + 1));
+      expect(one.sql).toMatch(/^with w0 as \(insert into /);
+    }
+    expect(merged.flatMap((s) => s.parameters)).toEqual(statements.flatMap((s) => s.parameters));
   });
 
   describe.each(DIALECTS)('on %s', (dialect) => {

@@ -6,10 +6,13 @@
  * running it (~1.6). By name it is parsed once per connection and, after five runs, planned
  * once (its generic plan).
  *
- * Registered by the module that owns the text, once, at load; a handful at most.
+ * The batch's insert and counter upserts are one merged statement whose text depends only on
+ * the tables it writes (batch-statements.ts mergeWrites): a few texts, named as they appear.
+ *
+ * Registered by the module that owns the text; MAX_NAMED at most, the rest run unnamed.
  */
 const names = new Map<string, string>();
-const MAX_NAMED = 32;
+const MAX_NAMED = 64;
 
 /** Marks `text` to be prepared by name on PostgreSQL's main pool; returns it. */
 export function namedOnPostgres(text: string): string {
