@@ -129,20 +129,22 @@ export function readCounters(
     const columns = table.columns.join(', ');
     const key =
       dialect === 'postgres' ? `json_build_array(${columns})::text` : `json_array(${columns})`;
-    return valuesStatements(
-      dialect,
-      `insert into ${table.table} (${columns}, count)`,
-      keys.map((k) => [...k, 0]),
-      `on conflict (${columns}) do update set count = ${table.table}.count
-        returning cast('${table.table}' as text) as counter, ${key} as key, count`,
-      true,
-    );
+    const head = `insert into ${table.table} (${columns}, count)`;
+    const tail = `on conflict (${columns}) do update set count = ${table.table}.count
+        returning cast('${table.table}' as text) as counter, ${key} as key, count`;
+    const rows = keys.map((k) => [...k, 0]);
+    return dialect === 'postgres'
+      ? [jsonRowsInsert(table.table, [...table.columns, 'count'], rows, tail, true)]
+      : valuesStatements(dialect, head, rows, tail, true);
   });
   if (dialect !== 'postgres') return statements;
-  return merged(statements, (parts) => {
+  const reads = merged(statements, (parts) => {
     const reads = parts.map((_, i) => `select counter, key, count from r${i}`).join(' union all ');
     return `with ${parts.map((part, i) => `r${i} as (${part})`).join(', ')} ${reads}`;
   });
+  // One text per set of tables (jsonRowsInsert): prepared by name.
+  for (const read of reads) namedOnPostgres(read.sql);
+  return reads;
 }
 
 /** Adds each row's `added` to its counter, creating it if missing; rows of one table. */
@@ -184,6 +186,7 @@ function jsonRowsInsert(
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
   tail: string,
+  returnsRows = false,
 ): Statement {
   const list = columns.join(', ');
   const objects = rows.map((row) => {
@@ -195,7 +198,7 @@ function jsonRowsInsert(
     sql: `insert into ${table} (${list})
       select ${list} from json_populate_recordset(null::${table}, $1::json) ${tail}`,
     parameters: [JSON.stringify(objects)],
-    returnsRows: false,
+    returnsRows,
   };
 }
 
