@@ -7,8 +7,9 @@ import type { NewReport } from './report-writer.js';
  * them on its better-sqlite3 connection, the Kysely back end as raw compiled queries. Plain SQL
  * that both dialects accept; only the placeholders differ (`?` or `$n`). Plain text rather than
  * Kysely's builder: the thread has no Kysely, and building query trees cost ~75 µs per report
- * (BENCHMARKS.md). A statement holds many rows on PostgreSQL (one round trip each); on SQLite one
- * row, so that its text is always the same and the thread's prepared statement is reused.
+ * (BENCHMARKS.md). A statement holds all of a table's rows on PostgreSQL, as one JSON parameter
+ * (jsonRowsInsert), so that its text never changes and is prepared by name; on SQLite one row,
+ * so that its text is always the same and the thread's prepared statement is reused.
  */
 
 export type StatementDialect = 'sqlite' | 'postgres';
@@ -20,56 +21,32 @@ export interface Statement {
   returnsRows: boolean;
 }
 
-/** Rows of a statement: PostgreSQL allows 65,535 parameters per statement. */
-function rowsPerStatement(dialect: StatementDialect, columns: number): number {
-  return dialect === 'sqlite' ? 1 : Math.min(1000, Math.floor(60_000 / columns));
-}
-
-/** The texts valuesStatements built, by dialect, width, row count, head and tail. */
+/** The texts sqliteRows built, by width, head and tail. */
 const TEXTS = new Map<string, string>();
-/** Enough for every table's batches of up to MAX_BATCH rows; past it, built afresh. */
-const MAX_TEXTS = 4_096;
+/** Far more than the write path's statements; past it, built afresh. */
+const MAX_TEXTS = 256;
 
 /**
- * `insert`-like statements over many rows: `head` + `values (…), (…)` + `tail`, `width`
- * parameters per row, chunked per dialect.
+ * SQLite's `insert`-like statements over many rows: one a row, `head` + `values (?, …)` +
+ * `tail`, so that every statement of a batch is the same string, built once per process, and
+ * the writer thread's prepared statement is reused. (PostgreSQL's: jsonRowsInsert.)
  */
-function valuesStatements(
-  dialect: StatementDialect,
+function sqliteRows(
   head: string,
   rows: readonly unknown[][],
   tail: string,
   returnsRows = false,
 ): Statement[] {
-  const statements: Statement[] = [];
   const width = rows[0]?.length ?? 1;
-  const size = rowsPerStatement(dialect, width);
-  // One text per statement and row count, built once per process: on SQLite every statement
-  // of a batch is the same string, so the thread's statement cache hashes it once; on
-  // PostgreSQL a batch's row counts recur from batch to batch (building the texts anew was ~1.5
-  // % of the ingest's event loop in a profile).
-  const text = (count: number) => {
-    const id = `${dialect} ${width} ${count} ${head} ${tail}`;
-    let sql = TEXTS.get(id);
-    if (sql === undefined) {
-      let n = 0;
-      const tuple = () =>
-        `(${Array.from({ length: width }, () => (dialect === 'sqlite' ? '?' : `$${++n}`)).join(', ')})`;
-      sql = `${head} values ${Array.from({ length: count }, tuple).join(', ')} ${tail}`;
-      if (TEXTS.size >= MAX_TEXTS) TEXTS.clear();
-      TEXTS.set(id, sql);
-    }
-    return sql;
-  };
-  for (let start = 0; start < rows.length; start += size) {
-    if (size === 1) {
-      statements.push({ sql: text(1), parameters: rows[start]!, returnsRows });
-      continue;
-    }
-    const chunk = rows.slice(start, start + size);
-    statements.push({ sql: text(chunk.length), parameters: chunk.flat(), returnsRows });
+  const id = `${width} ${head} ${tail}`;
+  let sql = TEXTS.get(id);
+  if (sql === undefined) {
+    sql = `${head} values (${Array.from({ length: width }, () => '?').join(', ')}) ${tail}`;
+    if (TEXTS.size >= MAX_TEXTS) TEXTS.clear();
+    TEXTS.set(id, sql);
   }
-  return statements;
+  const text = sql;
+  return rows.map((row) => ({ sql: text, parameters: row, returnsRows }));
 }
 
 /** The columns findTargets reads, and from where. */
@@ -135,7 +112,7 @@ export function readCounters(
     const rows = keys.map((k) => [...k, 0]);
     return dialect === 'postgres'
       ? [jsonRowsInsert(table.table, [...table.columns, 'count'], rows, tail, true)]
-      : valuesStatements(dialect, head, rows, tail, true);
+      : sqliteRows(head, rows, tail, true);
   });
   if (dialect !== 'postgres') return statements;
   const reads = merged(statements, (parts) => {
@@ -164,8 +141,7 @@ export function addToCounters(
         `on conflict (${columns}) do update set count = ${first.table}.count + excluded.count`,
       ),
     ];
-  return valuesStatements(
-    dialect,
+  return sqliteRows(
     `insert into ${first.table} (${columns}, count)`,
     rows.map((row) => [...row.key, row.added]),
     `on conflict (${columns}) do update set count = ${first.table}.count + excluded.count`,
@@ -214,6 +190,9 @@ const REPORT_COLUMNS = [
   'redactions',
 ] as const;
 
+/** A report's row of `report_issues` as the write path inserts it: no issue yet. */
+const REPORT_ISSUE_COLUMNS = ['report_id', 'project_id', 'created_at'] as const;
+
 /** `reports`, or the SQLite writer's inbox (migration 0005). */
 export type ReportTable = 'reports' | 'report_inbox';
 
@@ -227,54 +206,27 @@ export function insertReports(
   table: ReportTable,
   reports: readonly NewReport[],
 ): Statement[] {
+  const rows = reports.map((r) => [
+    r.id,
+    r.projectId,
+    r.outcome,
+    r.toolName,
+    r.source,
+    r.details,
+    r.metadata,
+    r.createdAt.toISOString(),
+    r.redactions,
+  ]);
+  const issueRows = () => reports.map((r) => [r.id, r.projectId, r.createdAt.toISOString()]);
   if (dialect === 'postgres') {
-    const rows = reports.map((r) => [
-      r.id,
-      r.projectId,
-      r.outcome,
-      r.toolName,
-      r.source,
-      r.details,
-      r.metadata,
-      r.createdAt.toISOString(),
-      r.redactions,
-    ]);
     const inserted = jsonRowsInsert(table, REPORT_COLUMNS, rows, '');
     if (table === 'report_inbox') return [inserted];
-    return [
-      inserted,
-      jsonRowsInsert(
-        'report_issues',
-        ['report_id', 'project_id', 'created_at'],
-        reports.map((r) => [r.id, r.projectId, r.createdAt.toISOString()]),
-        '',
-      ),
-    ];
+    return [inserted, jsonRowsInsert('report_issues', REPORT_ISSUE_COLUMNS, issueRows(), '')];
   }
-  const statements = valuesStatements(
-    dialect,
-    `insert into ${table} (${REPORT_COLUMNS.join(', ')})`,
-    reports.map((r) => [
-      r.id,
-      r.projectId,
-      r.outcome,
-      r.toolName,
-      r.source,
-      r.details,
-      r.metadata,
-      r.createdAt.toISOString(),
-      r.redactions,
-    ]),
-    '',
-  );
-  if (table === 'report_inbox') return statements;
-  return statements.concat(
-    valuesStatements(
-      dialect,
-      'insert into report_issues (report_id, project_id, created_at)',
-      reports.map((r) => [r.id, r.projectId, r.createdAt.toISOString()]),
-      '',
-    ),
+  const inserted = sqliteRows(`insert into ${table} (${REPORT_COLUMNS.join(', ')})`, rows, '');
+  if (table === 'report_inbox') return inserted;
+  return inserted.concat(
+    sqliteRows(`insert into report_issues (${REPORT_ISSUE_COLUMNS.join(', ')})`, issueRows(), ''),
   );
 }
 
