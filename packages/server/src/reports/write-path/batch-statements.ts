@@ -4,10 +4,10 @@ import type { NewReport } from './report-writer.js';
 
 /**
  * Every SQL statement of the write path, once, for both back ends: the SQLite writer thread runs
- * them on its better-sqlite3 connection, the Kysely back end as raw compiled queries. Plain SQL
- * that both dialects accept; only the placeholders differ (`?` or `$n`). Plain text rather than
- * Kysely's builder: the thread has no Kysely, and building query trees cost ~75 µs per report
- * (BENCHMARKS.md). A statement holds all of a table's rows on PostgreSQL, as one JSON parameter
+ * them on its better-sqlite3 connection, the Kysely back end as raw compiled queries. Plain SQL,
+ * the same for both dialects but for the placeholders and how rows travel (below). Plain text
+ * rather than Kysely's builder: the thread has no Kysely, and building query trees cost ~75 µs
+ * a report (BENCHMARKS.md). A statement holds all of a table's rows on PostgreSQL, as one JSON parameter
  * (jsonRowsInsert), so that its text never changes and is prepared by name; on SQLite one row,
  * so that its text is always the same and the thread's prepared statement is reused.
  */
@@ -132,20 +132,11 @@ export function addToCounters(
   const first = rows[0];
   if (!first) return [];
   const columns = first.columns.join(', ');
-  if (dialect === 'postgres')
-    return [
-      jsonRowsInsert(
-        first.table,
-        [...first.columns, 'count'],
-        rows.map((row) => [...row.key, row.added]),
-        `on conflict (${columns}) do update set count = ${first.table}.count + excluded.count`,
-      ),
-    ];
-  return sqliteRows(
-    `insert into ${first.table} (${columns}, count)`,
-    rows.map((row) => [...row.key, row.added]),
-    `on conflict (${columns}) do update set count = ${first.table}.count + excluded.count`,
-  );
+  const values = rows.map((row) => [...row.key, row.added]);
+  const tail = `on conflict (${columns}) do update set count = ${first.table}.count + excluded.count`;
+  return dialect === 'postgres'
+    ? [jsonRowsInsert(first.table, [...first.columns, 'count'], values, tail)]
+    : sqliteRows(`insert into ${first.table} (${columns}, count)`, values, tail);
 }
 
 /**
