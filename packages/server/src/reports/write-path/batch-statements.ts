@@ -106,13 +106,12 @@ export function readCounters(
     const columns = table.columns.join(', ');
     const key =
       dialect === 'postgres' ? `json_build_array(${columns})::text` : `json_array(${columns})`;
-    const head = `insert into ${table.table} (${columns}, count)`;
     const tail = `on conflict (${columns}) do update set count = ${table.table}.count
         returning cast('${table.table}' as text) as counter, ${key} as key, count`;
     const rows = keys.map((k) => [...k, 0]);
     return dialect === 'postgres'
       ? [jsonRowsInsert(table.table, [...table.columns, 'count'], rows, tail, true)]
-      : sqliteRows(head, rows, tail, true);
+      : sqliteRows(`insert into ${table.table} (${columns}, count)`, rows, tail, true);
   });
   if (dialect !== 'postgres') return statements;
   const reads = merged(statements, (parts) => {
