@@ -18,13 +18,15 @@ export const DIST_CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
 function cliCommand(build: CliBuild): string[] {
   // A/B measurements: DEBRIEF_CLI_ENTRY runs another entry point (a copy of the sources with a
   // change under test) without touching the shared tree's dist/.
-  const entry = process.env.DEBRIEF_CLI_ENTRY;
-  if (entry)
-    return entry.endsWith('.ts') ? ['--conditions=source', '--import', 'tsx', entry] : [entry];
   // Profiling: DEBRIEF_CPU_PROF_DIR=/tmp/x has every server the bench starts write a V8 CPU
   // profile per thread there when it exits (NODE_OPTIONS may not carry --cpu-prof).
   const profile = process.env.DEBRIEF_CPU_PROF_DIR;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const entry = process.env.DEBRIEF_CLI_ENTRY;
+  if (entry)
+    return entry.endsWith('.ts')
+      ? [...flags, '--conditions=source', '--import', 'tsx', entry]
+      : [...flags, entry];
   return build === 'dist'
     ? [...flags, DIST_CLI]
     : [
