@@ -12,7 +12,8 @@
  * order reversed every other round; it prints each run (its p99, and how long reports waited
  * for their issue) and the medians of req/s, of p99, of the server's CPU a request, and of the
  * whole machine's (the database's and the load generator's included: what a request costs the
- * two cores). Not part of `npm run bench`.
+ * two cores), and each later build's req/s against the first's round by round. Not part of
+ * `npm run bench`.
  */
 import { postgresDatabase, sqliteDatabase, startPostgresCluster } from './databases.js';
 import { benchDebriefIngest } from './ingest.bench.js';
@@ -55,12 +56,26 @@ try {
 } finally {
   cluster?.stop();
 }
+const [baseline] = builds;
 for (const [build, runs] of results) {
   const rps = Math.round(median(runs.map((r) => r.rps)));
   const p99 = median(runs.map((r) => r.p99));
   const cpu = Math.round(median(runs.map((r) => r.cpu)));
   const machine = Math.round(median(runs.map((r) => r.machine)));
   process.stdout.write(
-    `${build}: median ${rps} req/s, p99 ${p99} ms, ${cpu} µs a request (server), ${machine} (machine)\n`,
+    `${build}: median ${rps} req/s, p99 ${p99} ms, ${cpu} µs a request (server), ${machine} (machine)${build === baseline ? '' : againstBaseline(runs)}\n`,
   );
+}
+
+/**
+ * Each round's pair against the first build, run in the same round: the machine's speed swings
+ * from one minute to the next by more than most changes are worth, so a pair shares its minute.
+ */
+function againstBaseline(runs: { rps: number }[]): string {
+  const base = results.get(baseline!) ?? [];
+  const changes = runs.map((run, i) => (100 * run.rps) / (base[i]?.rps ?? Number.NaN) - 100);
+  const faster = changes.filter((change) => change > 0).length;
+  const sorted = [...changes].sort((x, y) => x - y);
+  const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} %`;
+  return `; against ${baseline}, round by round: a median ${pct(median(changes))}, ${faster} of ${changes.length} faster (${pct(sorted[0]!)} to ${pct(sorted.at(-1)!)})`;
 }
