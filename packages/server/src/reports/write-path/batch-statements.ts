@@ -109,18 +109,13 @@ export function readCounters(
     const tail = `on conflict (${columns}) do update set count = ${table.table}.count
         returning cast('${table.table}' as text) as counter, ${key} as key, count`;
     const rows = keys.map((k) => [...k, 0]);
-    return dialect === 'postgres'
-      ? [jsonRowsInsert(table.table, [...table.columns, 'count'], rows, tail, true)]
-      : sqliteRows(`insert into ${table.table} (${columns}, count)`, rows, tail, true);
+    return rowsInsert(dialect, table.table, [...table.columns, 'count'], rows, tail, true);
   });
   if (dialect !== 'postgres') return statements;
-  const reads = merged(statements, (parts) => {
+  return merged(statements, (parts) => {
     const reads = parts.map((_, i) => `select counter, key, count from r${i}`).join(' union all ');
     return `with ${parts.map((part, i) => `r${i} as (${part})`).join(', ')} ${reads}`;
   });
-  // One text per set of tables (jsonRowsInsert): prepared by name.
-  for (const read of reads) namedOnPostgres(read.sql);
-  return reads;
 }
 
 /** Adds each row's `added` to its counter, creating it if missing; rows of one table. */
@@ -130,12 +125,26 @@ export function addToCounters(
 ): Statement[] {
   const first = rows[0];
   if (!first) return [];
-  const columns = first.columns.join(', ');
   const values = rows.map((row) => [...row.key, row.added]);
-  const tail = `on conflict (${columns}) do update set count = ${first.table}.count + excluded.count`;
+  const tail = `on conflict (${first.columns.join(', ')}) do update set count = ${first.table}.count + excluded.count`;
+  return rowsInsert(dialect, first.table, [...first.columns, 'count'], values, tail);
+}
+
+/**
+ * `insert into table (columns)` of many rows, followed by `tail`: on PostgreSQL one statement
+ * (jsonRowsInsert), on SQLite one a row (sqliteRows).
+ */
+function rowsInsert(
+  dialect: StatementDialect,
+  table: string,
+  columns: readonly string[],
+  rows: readonly unknown[][],
+  tail: string,
+  returnsRows = false,
+): Statement[] {
   return dialect === 'postgres'
-    ? [jsonRowsInsert(first.table, [...first.columns, 'count'], values, tail)]
-    : sqliteRows(`insert into ${first.table} (${columns}, count)`, values, tail);
+    ? [jsonRowsInsert(table, columns, rows, tail, returnsRows)]
+    : sqliteRows(`insert into ${table} (${columns.join(', ')})`, rows, tail, returnsRows);
 }
 
 /**
@@ -207,17 +216,10 @@ export function insertReports(
     r.createdAt.toISOString(),
     r.redactions,
   ]);
-  const issueRows = () => reports.map((r) => [r.id, r.projectId, r.createdAt.toISOString()]);
-  if (dialect === 'postgres') {
-    const inserted = jsonRowsInsert(table, REPORT_COLUMNS, rows, '');
-    if (table === 'report_inbox') return [inserted];
-    return [inserted, jsonRowsInsert('report_issues', REPORT_ISSUE_COLUMNS, issueRows(), '')];
-  }
-  const inserted = sqliteRows(`insert into ${table} (${REPORT_COLUMNS.join(', ')})`, rows, '');
+  const inserted = rowsInsert(dialect, table, REPORT_COLUMNS, rows, '');
   if (table === 'report_inbox') return inserted;
-  return inserted.concat(
-    sqliteRows(`insert into report_issues (${REPORT_ISSUE_COLUMNS.join(', ')})`, issueRows(), ''),
-  );
+  const issueRows = reports.map((r) => [r.id, r.projectId, r.createdAt.toISOString()]);
+  return inserted.concat(rowsInsert(dialect, 'report_issues', REPORT_ISSUE_COLUMNS, issueRows, ''));
 }
 
 /** Parameters of a merged statement at most: PostgreSQL's limit is 65,535. */
@@ -247,15 +249,21 @@ function renumbered(text: string, offset: number): string {
 /**
  * PostgreSQL statements joined into as few as the parameter limit allows, each statement's
  * placeholders renumbered after the ones before it; `join` writes the parts as one statement.
+ * Its texts (a lone statement's too) depend only on the tables written (jsonRowsInsert): a few,
+ * prepared by name (db/named-statements.ts).
  */
 function merged(statements: Statement[], join: (parts: string[]) => string): Statement[] {
-  if (statements.length < 2) return statements;
+  if (statements.length < 2) {
+    for (const statement of statements) namedOnPostgres(statement.sql);
+    return statements;
+  }
   const result: Statement[] = [];
   let parts: string[] = [];
   let parameters: unknown[] = [];
   const close = () => {
     if (parts.length === 0) return;
-    result.push({ sql: join(parts), parameters, returnsRows: statements[0]!.returnsRows });
+    const sql = namedOnPostgres(join(parts));
+    result.push({ sql, parameters, returnsRows: statements[0]!.returnsRows });
     parts = [];
     parameters = [];
   };
@@ -281,11 +289,8 @@ function merged(statements: Statement[], join: (parts: string[]) => string): Sta
  */
 export function mergeWrites(dialect: StatementDialect, statements: Statement[]): Statement[] {
   if (dialect !== 'postgres') return statements;
-  const writes = merged(
+  return merged(
     statements,
     (parts) => `with ${parts.map((part, i) => `w${i} as (${part})`).join(', ')} select 1`,
   );
-  // One text per set of tables a batch writes (jsonRowsInsert): a few, prepared by name.
-  for (const write of writes) namedOnPostgres(write.sql);
-  return writes;
 }
