@@ -4,18 +4,23 @@ import type { DB } from '../db/schema.js';
 import {
   type Change,
   DEFAULT_ENGINE,
+  type Grouped,
   type GroupingEngine,
   groupReports,
   type ReportToGroup,
 } from './group-reports.js';
 import {
+  advanceGroupingProgress,
   anyReportWaiting,
+  insertIssues,
   listUngroupedReports,
   lockGroupingProgress,
   setReportsIssues,
   tuneGroupingTransaction,
+  updateGroupedIssues,
   type WaitingScan,
 } from './grouping.repository.js';
+import { databaseReads } from './grouping-reads.js';
 import { PoolCache } from './pool-cache.js';
 
 /**
@@ -70,9 +75,34 @@ export async function groupBatch(
   const reports = await listUngroupedReports(trx, dialect, limit, scan);
   if (reports.length === 0) return none;
   const version = Number(progress.issues_version);
-  const grouped = await groupReports(trx, dialect, reports, version, now, engine, cache);
+  const grouped = await groupReports(databaseReads(trx), reports, version, now, engine, cache);
+  if (!grouped) return none;
+  await writeGrouped(trx, dialect, grouped, now);
   await setReportsIssues(trx, dialect, grouped.members);
   return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
+}
+
+/**
+ * Writes what groupReports decided, in the caller's transaction under the progress row's lock:
+ * the new issues, every touched issue's state, and the progress past the last report placed.
+ * Placing the reports is the caller's: an update of stored reports, or the insert of arriving
+ * ones.
+ */
+async function writeGrouped(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  grouped: Grouped,
+  now: Date,
+): Promise<void> {
+  await insertIssues(trx, grouped.created);
+  await updateGroupedIssues(trx, dialect, grouped.updates, now);
+  const last = grouped.members[grouped.members.length - 1] as { reportId: string };
+  await advanceGroupingProgress(
+    trx,
+    { createdAt: grouped.lastStoredAt, id: last.reportId },
+    grouped.members.length,
+    now,
+  );
 }
 
 /** Where each arriving report goes (in the order given), and the issues to announce after commit. */
@@ -136,6 +166,8 @@ async function groupArrivals(
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress || (await anyReportWaiting(trx, dialect, 'all'))) return null;
   const version = Number(progress.issues_version);
-  const grouped = await groupReports(trx, dialect, reports, version, now, DEFAULT_ENGINE, cache);
+  const grouped = await groupReports(databaseReads(trx), reports, version, now, DEFAULT_ENGINE, cache);
+  if (!grouped) return null;
+  await writeGrouped(trx, dialect, grouped, now);
   return { placements: grouped.members, changes: grouped.changes };
 }

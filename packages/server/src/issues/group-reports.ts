@@ -1,16 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import type { DB } from '../db/schema.js';
 import { newId } from '../ids.js';
-import {
-  advanceGroupingProgress,
-  findIssueState,
-  insertIssue,
-  listCandidateIssues,
-  listPinnedExemplars,
-  type PoolKey,
-  updateGroupedIssues,
-} from './grouping.repository.js';
+import type { IssueUpdate, NewIssue, PoolKey } from './grouping.repository.js';
+import type { GroupingReads } from './grouping-reads.js';
 import { countsOfRow, dominantOutcome, emptyCounts, totalOf } from './issue-counts.js';
 import {
   type Assignment,
@@ -75,32 +65,50 @@ export interface ReportToGroup {
 
 export type Change = { projectId: string; issueId: string; change: 'created' | 'regressed' };
 
+/** What grouping a batch writes, all at once, when its transaction does (group-batch.ts). */
 export interface Grouped {
-  /** Each report's issue, with the engine's reason, in the order of the reports. */
+  /**
+   * Each report's issue, with the engine's reason, in the order of the reports: all of them, or
+   * the first ones when `novelLimit` stopped the batch (the rest wait for the next batch).
+   */
   members: Placement[];
   /** Issues to announce once committed: project, issue and what happened to it. */
   changes: Change[];
-  /** When the last report was stored (ISO). */
+  /** When the last report placed was stored (ISO). */
   lastStoredAt: string;
+  /** Issues opened by the batch, as first written (no reports yet: `updates` counts them). */
+  created: NewIssue[];
+  /** Every issue the batch touched (the new ones too), as it leaves it. */
+  updates: IssueUpdate[];
+}
+
+export interface GroupOptions {
+  /**
+   * Reports the engine compares with the candidates at most (a report that repeats an earlier
+   * one costs no comparison); the batch stops before the next one. Unbounded by default.
+   */
+  novelLimit?: number;
 }
 
 /**
- * Gives each of `reports` (in report order, at least one) an issue in the caller's transaction,
- * which holds the progress row's lock at `version`: the engine picks among a bounded set of
- * candidates, the issues' counters, times and status are written and the progress row advances
- * past the last report. Placing the reports themselves is the caller's (group-batch.ts): an
- * update of stored reports, or the insert of arriving ones. With a `cache`, the candidates its
- * previous batches read are used again while still current (pool-cache.ts).
+ * Gives each of `reports` (in report order, at least one) an issue, for a transaction that
+ * holds the grouping progress at `version` (its lock, or a write conditional on it): the engine
+ * picks among a bounded set of candidates, read through `reads`, and the batch's writes come
+ * back as data (Grouped) for the caller to write with its placements, the issues' counters,
+ * times and status and the progress row past the last report placed (group-batch.ts
+ * writeGrouped, or the write path's one statement on PostgreSQL). With a `cache`, the
+ * candidates its previous batches read are used again while still current (pool-cache.ts).
+ * Null when `novelLimit` stopped it before the first report.
  */
 export async function groupReports(
-  trx: Kysely<DB>,
-  dialect: Dialect,
+  reads: GroupingReads,
   reports: readonly ReportToGroup[],
   version: number,
   now: Date,
   engine: GroupingEngine,
   cache: PoolCache | undefined,
-): Promise<Grouped> {
+  { novelLimit = Number.POSITIVE_INFINITY }: GroupOptions = {},
+): Promise<Grouped | null> {
   const keyed = reports.map((report) => {
     const key = {
       projectId: report.project_id,
@@ -110,10 +118,13 @@ export async function groupReports(
     return { report, key, name: poolKeyOf(key) };
   });
   const kept = cache?.take(version) ?? new Map<string, Pool>();
-  const pools = await loadPools(trx, keyed, kept);
+  const pools = await loadPools(reads, keyed, kept);
   const working = new Map<string, WorkingIssue>();
+  const created: NewIssue[] = [];
   const changes: Change[] = [];
   const members: Grouped['members'] = [];
+  const opened = { reads, working, created, changes, engine, now };
+  let novel = 0;
 
   for (const { report, key, name } of keyed) {
     const pool = pools.get(name) as Pool;
@@ -124,19 +135,23 @@ export async function groupReports(
     try {
       signature = engine.signatureOf(report);
       const repeated = pool.repeats.recall(signature);
-      if (!repeated) assignment = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+      if (!repeated) {
+        if (novel >= novelLimit) break;
+        novel += 1;
+        assignment = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+      }
       choice = repeated ?? (assignment as Assignment);
     } catch (error) {
       // One report the engine cannot handle must not stall grouping for every report behind
       // it: it joins its tool's "unsorted" issue, which a developer can merge or move from.
-      const unsorted = await unsortedIssue(trx, report, working, changes, engine, now);
+      const unsorted = await unsortedIssue(opened, report);
       const why = `not grouped: the grouping engine failed (${errorText(error)})`;
       members.push(addReport(unsorted, report, why));
       continue;
     }
     let issue = choice.issueId ? working.get(choice.issueId) : undefined;
     if (!issue && choice.issueId) {
-      const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
+      const state = pool.states.get(choice.issueId) ?? (await reads.issue(choice.issueId));
       // Never across projects, whatever the engine answers.
       if (state && state.project_id === report.project_id) {
         issue = fromState(state);
@@ -147,10 +162,8 @@ export async function groupReports(
     // The engine's issue cannot be used (another project's, or gone): a new one is opened.
     const overruled = !issue && choice.issueId !== null;
     if (!issue) {
-      issue = await openIssue(trx, report, key.kind, signature, now, engine);
-      working.set(issue.id, issue);
+      issue = openIssue(opened, report, key.kind, signature);
       pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
-      changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
       reason = NEW_ISSUE_REASON;
     } else {
       try {
@@ -187,35 +200,29 @@ export async function groupReports(
     }
   }
 
+  const last = reports[members.length - 1];
+  if (!last) return null;
   // Serialized once: for the update, and for the rows the cache keeps (stateOf).
   const issues = [...working.values()].map((issue) => ({
     issue,
     signature: serializeSignature(issue.signature),
   }));
-  await updateGroupedIssues(
-    trx,
-    dialect,
-    issues.map(({ issue, signature }) => ({
-      issueId: issue.id,
-      counts: issue.counts,
-      outcome: dominantOutcome(issue.counts, 'failure'),
-      firstSeen: issue.firstSeen,
-      lastSeen: issue.lastSeen,
-      sampleDetails: issue.sampleDetails,
-      signature,
-      regressedAt: issue.regressedAt,
-    })),
-    now,
-  );
-  const last = reports[reports.length - 1] as ReportToGroup;
-  const lastStoredAt = iso(last.created_at);
-  await advanceGroupingProgress(trx, { createdAt: lastStoredAt, id: last.id }, reports.length, now);
+  const updates = issues.map(({ issue, signature }) => ({
+    issueId: issue.id,
+    counts: issue.counts,
+    outcome: dominantOutcome(issue.counts, 'failure'),
+    firstSeen: issue.firstSeen,
+    lastSeen: issue.lastSeen,
+    sampleDetails: issue.sampleDetails,
+    signature,
+    regressedAt: issue.regressedAt,
+  }));
   cache?.stage(
     version + 1,
     pools,
     new Map(issues.map(({ issue, signature }) => [issue.id, stateOf(issue, signature)])),
   );
-  return { members, changes, lastStoredAt };
+  return { members, changes, lastStoredAt: iso(last.created_at), created, updates };
 }
 
 /** A pool's name: every report's, so plain text (an id and a kind hold no NUL; no tool: ''). */
@@ -228,7 +235,7 @@ function poolKeyOf(key: PoolKey): string {
  * in all for the others.
  */
 async function loadPools(
-  trx: Kysely<DB>,
+  reads: GroupingReads,
   keys: { key: PoolKey; name: string }[],
   kept: ReadonlyMap<string, Pool>,
 ): Promise<Map<string, Pool>> {
@@ -246,7 +253,7 @@ async function loadPools(
   if (distinct.length === 0) return pools;
   const poolOf = (row: { project_id: string; tool_name: string | null; kind: string }) =>
     pools.get(poolKeyOf({ projectId: row.project_id, toolName: row.tool_name, kind: row.kind }));
-  for (const row of await listCandidateIssues(trx, distinct, CANDIDATE_LIMIT)) {
+  for (const row of await reads.candidates(distinct, CANDIDATE_LIMIT)) {
     const pool = poolOf(row);
     if (!pool) continue;
     pool.candidates.push({
@@ -256,7 +263,7 @@ async function loadPools(
     });
     pool.states.set(row.id, row);
   }
-  for (const row of await listPinnedExemplars(trx, distinct, PINNED_LIMIT)) {
+  for (const row of await reads.pinned(distinct, PINNED_LIMIT)) {
     poolOf(row)?.pinned.push({ issueId: row.issue_id, signature: parseSignature(row.signature) });
   }
   return pools;
@@ -266,26 +273,31 @@ function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 200);
 }
 
+/** What opening an issue needs of the batch: where it reads, and what it keeps. */
+interface Opening {
+  reads: GroupingReads;
+  working: Map<string, WorkingIssue>;
+  created: NewIssue[];
+  changes: Change[];
+  engine: GroupingEngine;
+  now: Date;
+}
+
 /** The tool's issue of reports the engine failed on: found in the batch, the database, or new. */
-async function unsortedIssue(
-  trx: Kysely<DB>,
-  report: ReportToGroup,
-  working: Map<string, WorkingIssue>,
-  changes: Change[],
-  engine: GroupingEngine,
-  now: Date,
-): Promise<WorkingIssue> {
+async function unsortedIssue(opened: Opening, report: ReportToGroup): Promise<WorkingIssue> {
   const key = { projectId: report.project_id, toolName: report.tool_name, kind: UNSORTED_KIND };
-  const [found] = await listCandidateIssues(trx, [key], 1);
-  const existing = found && (working.get(found.id) ?? fromState(found));
-  if (existing) {
-    working.set(existing.id, existing);
+  // Opened by this batch: not written yet, so only the batch knows of it.
+  for (const issue of opened.working.values()) {
+    if (issue.kind === key.kind && issue.projectId === key.projectId && issue.toolName === key.toolName)
+      return issue;
+  }
+  const [found] = await opened.reads.candidates([key], 1);
+  if (found) {
+    const existing = fromState(found);
+    opened.working.set(existing.id, existing);
     return existing;
   }
-  const issue = await openIssue(trx, report, UNSORTED_KIND, null, now, engine);
-  working.set(issue.id, issue);
-  changes.push({ projectId: report.project_id, issueId: issue.id, change: 'created' });
-  return issue;
+  return openIssue(opened, report, UNSORTED_KIND, null);
 }
 
 function titleOf(report: ReportToGroup, engine: GroupingEngine): string {
@@ -297,17 +309,16 @@ function titleOf(report: ReportToGroup, engine: GroupingEngine): string {
   }
 }
 
-async function openIssue(
-  trx: Kysely<DB>,
+/** A new issue for `report`, written with the batch (Grouped.created) and announced after it. */
+function openIssue(
+  { working, created, changes, engine, now }: Opening,
   report: ReportToGroup,
   kind: string,
   signature: Signature | null,
-  now: Date,
-  engine: GroupingEngine,
-): Promise<WorkingIssue> {
+): WorkingIssue {
   const id = newId(now.getTime());
   const firstSeen = iso(report.created_at);
-  await insertIssue(trx, {
+  created.push({
     id,
     projectId: report.project_id,
     title: titleOf(report, engine),
@@ -318,7 +329,8 @@ async function openIssue(
     firstSeen,
     now: now.toISOString(),
   });
-  return {
+  changes.push({ projectId: report.project_id, issueId: id, change: 'created' });
+  const issue: WorkingIssue = {
     id,
     projectId: report.project_id,
     toolName: report.tool_name,
@@ -331,4 +343,6 @@ async function openIssue(
     sampleDetails: '',
     regressedAt: null,
   };
+  working.set(id, issue);
+  return issue;
 }

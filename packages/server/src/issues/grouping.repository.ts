@@ -209,7 +209,11 @@ export interface PoolKey {
  * key, its `limit` most recently seen issues (an index seek with a limit each, joined by
  * `union all`), so the cost per report stays bounded however many issues a tool has.
  */
-export async function listCandidateIssues(trx: Kysely<DB>, keys: PoolKey[], limit: number) {
+export async function listCandidateIssues(
+  trx: Kysely<DB>,
+  keys: readonly PoolKey[],
+  limit: number,
+) {
   const parts = keys.map((key, i) =>
     trx
       .selectFrom(
@@ -241,7 +245,11 @@ export async function findIssueState(trx: Kysely<DB>, issueId: string) {
 }
 
 /** Moves remembered for each key of a batch, newest first, `limit` per key; one round trip. */
-export async function listPinnedExemplars(trx: Kysely<DB>, keys: PoolKey[], limit: number) {
+export async function listPinnedExemplars(
+  trx: Kysely<DB>,
+  keys: readonly PoolKey[],
+  limit: number,
+) {
   const parts = keys.map((key, i) =>
     trx
       .selectFrom(
@@ -262,6 +270,8 @@ export async function listPinnedExemplars(trx: Kysely<DB>, keys: PoolKey[], limi
   return rest.reduce((q, part) => q.unionAll(part), first).execute();
 }
 
+export type PinnedExemplarRow = Awaited<ReturnType<typeof listPinnedExemplars>>[number];
+
 export interface NewIssue {
   id: string;
   projectId: string;
@@ -275,9 +285,15 @@ export interface NewIssue {
 }
 
 export async function insertIssue(trx: Kysely<DB>, issue: NewIssue): Promise<void> {
+  await insertIssues(trx, [issue]);
+}
+
+/** New issues, open and with no reports yet, in one statement. */
+export async function insertIssues(trx: Kysely<DB>, issues: readonly NewIssue[]): Promise<void> {
+  if (issues.length === 0) return;
   await trx
     .insertInto('issues')
-    .values({
+    .values(issues.map((issue) => ({
       id: issue.id,
       project_id: issue.projectId,
       status: 'open',
@@ -300,7 +316,7 @@ export async function insertIssue(trx: Kysely<DB>, issue: NewIssue): Promise<voi
       note: null,
       created_at: issue.now,
       updated_at: issue.now,
-    })
+    })))
     .execute();
 }
 
