@@ -68,6 +68,7 @@ export function createReportWriter(
     dialect: database.dialect,
     defaults,
     onCommit: options.onCommit,
+    grouping: options.grouping ?? null,
   });
 }
 
