@@ -166,14 +166,7 @@ async function groupArrivals(
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress || (await anyReportWaiting(trx, dialect, 'all'))) return null;
   const version = Number(progress.issues_version);
-  const grouped = await groupReports(
-    databaseReads(trx),
-    reports,
-    version,
-    now,
-    DEFAULT_ENGINE,
-    cache,
-  );
+  const grouped = await groupReports(databaseReads(trx), reports, version, now, DEFAULT_ENGINE, cache);
   if (!grouped) return null;
   await writeGrouped(trx, dialect, grouped, now);
   return { placements: grouped.members, changes: grouped.changes };

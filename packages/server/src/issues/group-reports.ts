@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { IssueState, IssueUpdate, NewIssue, PoolKey } from './grouping.repository.js';
+import type { IssueUpdate, NewIssue, PoolKey } from './grouping.repository.js';
 import type { GroupingReads } from './grouping-reads.js';
 import { countsOfRow, dominantOutcome, emptyCounts, totalOf } from './issue-counts.js';
 import {
@@ -80,8 +80,6 @@ export interface Grouped {
   created: NewIssue[];
   /** Every issue the batch touched (the new ones too), as it leaves it. */
   updates: IssueUpdate[];
-  /** The same issues as rows, as the candidates query would read them once written. */
-  written: Map<string, IssueState>;
 }
 
 export interface GroupOptions {
@@ -219,11 +217,12 @@ export async function groupReports(
     signature,
     regressedAt: issue.regressedAt,
   }));
-  const written = new Map(
-    issues.map(({ issue, signature }) => [issue.id, stateOf(issue, signature)]),
+  cache?.stage(
+    version + 1,
+    pools,
+    new Map(issues.map(({ issue, signature }) => [issue.id, stateOf(issue, signature)])),
   );
-  cache?.stage(version + 1, pools, written);
-  return { members, changes, lastStoredAt: iso(last.created_at), created, updates, written };
+  return { members, changes, lastStoredAt: iso(last.created_at), created, updates };
 }
 
 /** A pool's name: every report's, so plain text (an id and a kind hold no NUL; no tool: ''). */
@@ -289,11 +288,7 @@ async function unsortedIssue(opened: Opening, report: ReportToGroup): Promise<Wo
   const key = { projectId: report.project_id, toolName: report.tool_name, kind: UNSORTED_KIND };
   // Opened by this batch: not written yet, so only the batch knows of it.
   for (const issue of opened.working.values()) {
-    if (
-      issue.kind === key.kind &&
-      issue.projectId === key.projectId &&
-      issue.toolName === key.toolName
-    )
+    if (issue.kind === key.kind && issue.projectId === key.projectId && issue.toolName === key.toolName)
       return issue;
   }
   const [found] = await opened.reads.candidates([key], 1);

@@ -156,7 +156,7 @@ function rowsInsert(
  * too many texts to prepare by name. A report's texts are valid Unicode without NUL (the report
  * schema's validText), which JSON carries unchanged.
  */
-export function jsonRowsInsert(
+function jsonRowsInsert(
   table: string,
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
@@ -204,7 +204,6 @@ export function insertReports(
   dialect: StatementDialect,
   table: ReportTable,
   reports: readonly NewReport[],
-  withIssueRows = true,
 ): Statement[] {
   const rows = reports.map((r) => [
     r.id,
@@ -218,7 +217,7 @@ export function insertReports(
     r.redactions,
   ]);
   const inserted = rowsInsert(dialect, table, REPORT_COLUMNS, rows, '');
-  if (table === 'report_inbox' || !withIssueRows) return inserted;
+  if (table === 'report_inbox') return inserted;
   const issueRows = reports.map((r) => [r.id, r.projectId, r.createdAt.toISOString()]);
   return inserted.concat(rowsInsert(dialect, 'report_issues', REPORT_ISSUE_COLUMNS, issueRows, ''));
 }
@@ -294,24 +293,4 @@ export function mergeWrites(dialect: StatementDialect, statements: Statement[]):
     statements,
     (parts) => `with ${parts.map((part, i) => `w${i} as (${part})`).join(', ')} select 1`,
   );
-}
-
-/**
- * PostgreSQL: `head` and then `statements`, joined as mergeWrites joins them into one statement,
- * with `head` first as the `WITH` part named `name`, whose rows the other parts may read (the
- * parts reading it run after it), and `final` as the statement's own query. Its parameters are
- * few (a table's rows are one), far under the limit: never split.
- */
-export function writesAfter(
-  head: Statement,
-  name: string,
-  statements: readonly Statement[],
-  final: string,
-): Statement {
-  const [one, ...more] = merged([head, ...statements], ([first, ...rest]) => {
-    const parts = rest.map((part, i) => `, w${i} as (${part})`).join('');
-    return `with ${name} as (${first})${parts} ${final}`;
-  });
-  if (!one || more.length > 0) throw new Error('A grouped batch has too many parameters.');
-  return { ...one, returnsRows: true };
 }

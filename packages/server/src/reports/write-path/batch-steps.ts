@@ -11,7 +11,6 @@ import {
   type StatementDialect,
 } from './batch-statements.js';
 import {
-  type BatchPlan,
   type CounterWrite,
   counterId,
   counterRowsToRead,
@@ -42,17 +41,6 @@ export function* storeBatchSteps(
   submissions: readonly ReportSubmission[],
   { dialect, reportTable, defaults }: StoreOptions,
 ): BatchSteps<SubmissionOutcome[]> {
-  const plan = yield* planSteps(submissions, dialect, defaults);
-  yield* writeSteps(dialect, reportTable, plan.reports, plan.counters);
-  return plan.outcomes;
-}
-
-/** The batch's reads, up to its plan: what to store, what to count, what to answer. */
-export function* planSteps(
-  submissions: readonly ReportSubmission[],
-  dialect: StatementDialect,
-  defaults: StorageDefaults,
-): BatchSteps<BatchPlan> {
   const keys = [...new Set(submissions.map((s) => s.ingestKey))];
   const targets = new Map<string, IngestTarget>();
   for (const statement of findTargets(dialect, keys)) {
@@ -70,7 +58,9 @@ export function* planSteps(
       used.set(counterId(row.counter, JSON.parse(row.key)), Number(row.count));
     }
   }
-  return planBatch(submissions, targets, used, defaults);
+  const plan = planBatch(submissions, targets, used, defaults);
+  yield* writeSteps(dialect, reportTable, plan.reports, plan.counters);
+  return plan.outcomes;
 }
 
 /** Reports stored as they are, with their counters but no limits (seeding, copying). */
@@ -81,31 +71,17 @@ export function* importSteps(
   yield* writeSteps(dialect, 'reports', reports, reportCountersOf(reports));
 }
 
-/**
- * The batch's writes: the reports, then its counters. None returns rows. `withIssueRows: false`
- * leaves out the reports' rows of `report_issues`, which the caller writes with their issues
- * (grouped-write.ts).
- */
-export function* writeSteps(
+function* writeSteps(
   dialect: StatementDialect,
   reportTable: ReportTable,
   reports: readonly NewReport[],
   counters: readonly CounterWrite[],
-  withIssueRows = true,
 ): BatchSteps<void> {
-  for (const statement of insertReports(dialect, reportTable, reports, withIssueRows))
-    yield statement;
+  for (const statement of insertReports(dialect, reportTable, reports)) yield statement;
   // In the lock order (plan-batch.ts): the same in every transaction.
   for (const rows of byTable(counters)) {
     for (const statement of addToCounters(dialect, rows)) yield statement;
   }
-}
-
-/** Steps that return nothing (writeSteps), as the list of their statements. */
-export function statementsOf(steps: BatchSteps<void>): Statement[] {
-  const statements: Statement[] = [];
-  for (let next = steps.next([]); !next.done; next = steps.next([])) statements.push(next.value);
-  return statements;
 }
 
 /** Consecutive rows of one table (in the lock order, a table's rows are consecutive). */

@@ -1,21 +1,9 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import {
-  type ArrivalTicket,
-  type ArrivalWrites,
-  ChainedArrivals,
-} from '../../issues/chained-arrivals.js';
 import type { StorageDefaults } from '../../limits/storage-limits.js';
-import { mergeWrites, type Statement, type StatementDialect } from './batch-statements.js';
-import { planSteps, type Row, runAsync, statementsOf, writeSteps } from './batch-steps.js';
-import { groupedWrite } from './grouped-write.js';
-import type {
-  NewReport,
-  ReportSubmission,
-  ReportWriter,
-  SubmissionOutcome,
-} from './report-writer.js';
-import type { ArrivalListener } from './sqlite/sqlite-report-writer.js';
+import type { Statement, StatementDialect } from './batch-statements.js';
+import { type Row, runAsync, storeBatchSteps } from './batch-steps.js';
+import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
 
 /** Submissions one transaction takes at most: bounds its statements and how long it holds locks. */
 export const MAX_BATCH = 500;
@@ -43,11 +31,6 @@ export interface GroupCommitOptions {
   defaults: StorageDefaults;
   /** Told the size of every batch that committed (tests: batches are shared). */
   onCommit?: (size: number) => void;
-  /**
-   * PostgreSQL: given when the writer gives reports their issue as it stores them
-   * (issues/chained-arrivals.ts); told what grouping did.
-   */
-  grouping?: ArrivalListener | null;
 }
 
 /**
@@ -63,9 +46,8 @@ export interface GroupCommitOptions {
  */
 export function createGroupCommitWriter(
   db: Kysely<DB>,
-  { dialect, defaults, onCommit, grouping = null }: GroupCommitOptions,
+  { dialect, defaults, onCommit }: GroupCommitOptions,
 ): ReportWriter {
-  const arrivals = grouping && dialect === 'postgres' ? new ChainedArrivals() : null;
   let queue: Pending[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -83,56 +65,15 @@ export function createGroupCommitWriter(
     return result.rows;
   };
 
-  async function store(submissions: ReportSubmission[]): Promise<SubmissionOutcome[]> {
-    const ticket = await arrivals?.begin();
-    let applied = false;
-    try {
-      const { outcomes, changes } = await db.transaction().execute(async (trx) => {
-        const run = execute(trx);
-        const plan = await runAsync(planSteps(submissions, dialect, defaults), dialect, run);
-        const grouped = ticket ? await groupArrivals(ticket, trx, plan.reports) : null;
-        const writes = statementsOf(
-          writeSteps(dialect, 'reports', plan.reports, plan.counters, !grouped),
-        );
-        if (!grouped) {
-          for (const statement of mergeWrites(dialect, writes)) await run(statement);
-          return { outcomes: plan.outcomes, changes: [] };
-        }
-        const [row] = await run(groupedWrite(writes, plan.reports, grouped, new Date()));
-        applied = row?.applied === true;
-        return { outcomes: plan.outcomes, changes: applied ? grouped.changes : [] };
-      });
-      ticket?.settle(applied);
-      if (changes.length > 0) grouping?.announce(changes);
-      return outcomes;
-    } catch (error) {
-      ticket?.settle(false);
-      throw error;
-    }
-  }
-
-  /** The batch's grouping; null (stored without issues) when it fails, which the log hears of. */
-  async function groupArrivals(
-    ticket: ArrivalTicket,
-    trx: Kysely<DB>,
-    reports: readonly NewReport[],
-  ): Promise<ArrivalWrites | null> {
-    try {
-      return await ticket.group(
-        trx,
-        reports.map((r) => ({
-          id: r.id,
-          project_id: r.projectId,
-          outcome: r.outcome,
-          tool_name: r.toolName,
-          details: r.details,
-          created_at: r.createdAt,
-        })),
+  function store(submissions: ReportSubmission[]): Promise<SubmissionOutcome[]> {
+    return db.transaction().execute(async (trx) => {
+      const reportTable = 'reports';
+      return runAsync(
+        storeBatchSteps(submissions, { dialect, reportTable, defaults }),
+        dialect,
+        execute(trx),
       );
-    } catch (error) {
-      grouping?.failed(error instanceof Error ? error.message : String(error));
-      return null;
-    }
+    });
   }
 
   /** Stores a batch; answers each submission after every earlier batch has been answered. */

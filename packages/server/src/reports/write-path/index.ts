@@ -68,7 +68,6 @@ export function createReportWriter(
     dialect: database.dialect,
     defaults,
     onCommit: options.onCommit,
-    grouping: options.grouping ?? null,
   });
 }
 
