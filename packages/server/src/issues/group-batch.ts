@@ -76,7 +76,6 @@ export async function groupBatch(
   if (reports.length === 0) return none;
   const version = Number(progress.issues_version);
   const grouped = await groupReports(databaseReads(trx), reports, version, now, engine, cache);
-  if (!grouped) return none;
   await writeGrouped(trx, dialect, grouped, now);
   await setReportsIssues(trx, dialect, grouped.members);
   return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
@@ -166,8 +165,14 @@ async function groupArrivals(
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress || (await anyReportWaiting(trx, dialect, 'all'))) return null;
   const version = Number(progress.issues_version);
-  const grouped = await groupReports(databaseReads(trx), reports, version, now, DEFAULT_ENGINE, cache);
-  if (!grouped) return null;
+  const grouped = await groupReports(
+    databaseReads(trx),
+    reports,
+    version,
+    now,
+    DEFAULT_ENGINE,
+    cache,
+  );
   await writeGrouped(trx, dialect, grouped, now);
   return { placements: grouped.members, changes: grouped.changes };
 }

@@ -67,14 +67,11 @@ export type Change = { projectId: string; issueId: string; change: 'created' | '
 
 /** What grouping a batch writes, all at once, when its transaction does (group-batch.ts). */
 export interface Grouped {
-  /**
-   * Each report's issue, with the engine's reason, in the order of the reports: all of them, or
-   * the first ones when `novelLimit` stopped the batch (the rest wait for the next batch).
-   */
+  /** Each report's issue, with the engine's reason, in the order of the reports. */
   members: Placement[];
   /** Issues to announce once committed: project, issue and what happened to it. */
   changes: Change[];
-  /** When the last report placed was stored (ISO). */
+  /** When the last report was stored (ISO). */
   lastStoredAt: string;
   /** Issues opened by the batch, as first written (no reports yet: `updates` counts them). */
   created: NewIssue[];
@@ -82,23 +79,14 @@ export interface Grouped {
   updates: IssueUpdate[];
 }
 
-export interface GroupOptions {
-  /**
-   * Reports the engine compares with the candidates at most (a report that repeats an earlier
-   * one costs no comparison); the batch stops before the next one. Unbounded by default.
-   */
-  novelLimit?: number;
-}
-
 /**
  * Gives each of `reports` (in report order, at least one) an issue, for a transaction that
- * holds the grouping progress at `version` (its lock, or a write conditional on it): the engine
+ * holds the grouping progress row's lock at `version`: the engine
  * picks among a bounded set of candidates, read through `reads`, and the batch's writes come
  * back as data (Grouped) for the caller to write with its placements, the issues' counters,
- * times and status and the progress row past the last report placed (group-batch.ts
- * writeGrouped, or the write path's one statement on PostgreSQL). With a `cache`, the
- * candidates its previous batches read are used again while still current (pool-cache.ts).
- * Null when `novelLimit` stopped it before the first report.
+ * times and status and the progress row past the last report (group-batch.ts
+ * writeGrouped). With a `cache`, the candidates its previous batches read are used again
+ * while still current (pool-cache.ts).
  */
 export async function groupReports(
   reads: GroupingReads,
@@ -107,8 +95,7 @@ export async function groupReports(
   now: Date,
   engine: GroupingEngine,
   cache: PoolCache | undefined,
-  { novelLimit = Number.POSITIVE_INFINITY }: GroupOptions = {},
-): Promise<Grouped | null> {
+): Promise<Grouped> {
   const keyed = reports.map((report) => {
     const key = {
       projectId: report.project_id,
@@ -124,7 +111,6 @@ export async function groupReports(
   const changes: Change[] = [];
   const members: Grouped['members'] = [];
   const opened = { reads, working, created, changes, engine, now };
-  let novel = 0;
 
   for (const { report, key, name } of keyed) {
     const pool = pools.get(name) as Pool;
@@ -135,11 +121,7 @@ export async function groupReports(
     try {
       signature = engine.signatureOf(report);
       const repeated = pool.repeats.recall(signature);
-      if (!repeated) {
-        if (novel >= novelLimit) break;
-        novel += 1;
-        assignment = engine.chooseIssue(signature, pool.candidates, pool.pinned);
-      }
+      if (!repeated) assignment = engine.chooseIssue(signature, pool.candidates, pool.pinned);
       choice = repeated ?? (assignment as Assignment);
     } catch (error) {
       // One report the engine cannot handle must not stall grouping for every report behind
@@ -200,8 +182,7 @@ export async function groupReports(
     }
   }
 
-  const last = reports[members.length - 1];
-  if (!last) return null;
+  const last = reports[reports.length - 1] as ReportToGroup;
   // Serialized once: for the update, and for the rows the cache keeps (stateOf).
   const issues = [...working.values()].map((issue) => ({
     issue,
@@ -288,7 +269,11 @@ async function unsortedIssue(opened: Opening, report: ReportToGroup): Promise<Wo
   const key = { projectId: report.project_id, toolName: report.tool_name, kind: UNSORTED_KIND };
   // Opened by this batch: not written yet, so only the batch knows of it.
   for (const issue of opened.working.values()) {
-    if (issue.kind === key.kind && issue.projectId === key.projectId && issue.toolName === key.toolName)
+    if (
+      issue.kind === key.kind &&
+      issue.projectId === key.projectId &&
+      issue.toolName === key.toolName
+    )
       return issue;
   }
   const [found] = await opened.reads.candidates([key], 1);

@@ -10,9 +10,10 @@ import {
 } from './grouping.repository.js';
 
 /**
- * What a batch of grouping reads of the issues (group-reports.ts): the database as the
- * transaction sees it, or (PostgreSQL's write path, chained-arrivals.ts) that with the issues
- * its batches still in flight wrote laid over it.
+ * What a batch of grouping reads of the issues (group-reports.ts), as one seam: the batch's
+ * engine work then needs no database, and a caller that knows of issues the database does not
+ * show yet (batches in flight) can lay them over these reads. The one kind today is the
+ * database as the batch's transaction sees it.
  */
 export interface GroupingReads {
   /** Each key's `limit` most recently seen issues, in that order. */

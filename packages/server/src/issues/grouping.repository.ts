@@ -293,30 +293,32 @@ export async function insertIssues(trx: Kysely<DB>, issues: readonly NewIssue[])
   if (issues.length === 0) return;
   await trx
     .insertInto('issues')
-    .values(issues.map((issue) => ({
-      id: issue.id,
-      project_id: issue.projectId,
-      status: 'open',
-      regressed_at: null,
-      resolved_at: null,
-      title: issue.title,
-      tool_name: issue.toolName,
-      kind: issue.kind,
-      signature: issue.signature,
-      outcome: issue.outcome,
-      report_count: 0,
-      count_success: 0,
-      count_failure: 0,
-      count_confusing: 0,
-      count_gave_up: 0,
-      count_request: 0,
-      sample_details: '',
-      first_seen: issue.firstSeen,
-      last_seen: issue.firstSeen,
-      note: null,
-      created_at: issue.now,
-      updated_at: issue.now,
-    })))
+    .values(
+      issues.map((issue) => ({
+        id: issue.id,
+        project_id: issue.projectId,
+        status: 'open',
+        regressed_at: null,
+        resolved_at: null,
+        title: issue.title,
+        tool_name: issue.toolName,
+        kind: issue.kind,
+        signature: issue.signature,
+        outcome: issue.outcome,
+        report_count: 0,
+        count_success: 0,
+        count_failure: 0,
+        count_confusing: 0,
+        count_gave_up: 0,
+        count_request: 0,
+        sample_details: '',
+        first_seen: issue.firstSeen,
+        last_seen: issue.firstSeen,
+        note: null,
+        created_at: issue.now,
+        updated_at: issue.now,
+      })),
+    )
     .execute();
 }
 
