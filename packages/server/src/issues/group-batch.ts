@@ -20,7 +20,6 @@ import {
   updateGroupedIssues,
   type WaitingScan,
 } from './grouping.repository.js';
-import { databaseReads } from './grouping-reads.js';
 import { PoolCache } from './pool-cache.js';
 
 /**
@@ -75,7 +74,7 @@ export async function groupBatch(
   const reports = await listUngroupedReports(trx, dialect, limit, scan);
   if (reports.length === 0) return none;
   const version = Number(progress.issues_version);
-  const grouped = await groupReports(databaseReads(trx), reports, version, now, engine, cache);
+  const grouped = await groupReports(trx, reports, version, now, engine, cache);
   await writeGrouped(trx, dialect, grouped, now);
   await setReportsIssues(trx, dialect, grouped.members);
   return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
@@ -165,14 +164,7 @@ async function groupArrivals(
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress || (await anyReportWaiting(trx, dialect, 'all'))) return null;
   const version = Number(progress.issues_version);
-  const grouped = await groupReports(
-    databaseReads(trx),
-    reports,
-    version,
-    now,
-    DEFAULT_ENGINE,
-    cache,
-  );
+  const grouped = await groupReports(trx, reports, version, now, DEFAULT_ENGINE, cache);
   await writeGrouped(trx, dialect, grouped, now);
   return { placements: grouped.members, changes: grouped.changes };
 }

@@ -1,6 +1,14 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
 import { newId } from '../ids.js';
-import type { IssueUpdate, NewIssue, PoolKey } from './grouping.repository.js';
-import type { GroupingReads } from './grouping-reads.js';
+import {
+  findIssueState,
+  type IssueUpdate,
+  listCandidateIssues,
+  listPinnedExemplars,
+  type NewIssue,
+  type PoolKey,
+} from './grouping.repository.js';
 import { countsOfRow, dominantOutcome, emptyCounts, totalOf } from './issue-counts.js';
 import {
   type Assignment,
@@ -82,14 +90,14 @@ export interface Grouped {
 /**
  * Gives each of `reports` (in report order, at least one) an issue, for a transaction that
  * holds the grouping progress row's lock at `version`: the engine
- * picks among a bounded set of candidates, read through `reads`, and the batch's writes come
+ * picks among a bounded set of candidates, read in `trx`, and the batch's writes come
  * back as data (Grouped) for the caller to write with its placements, the issues' counters,
  * times and status and the progress row past the last report (group-batch.ts
  * writeGrouped). With a `cache`, the candidates its previous batches read are used again
  * while still current (pool-cache.ts).
  */
 export async function groupReports(
-  reads: GroupingReads,
+  trx: Kysely<DB>,
   reports: readonly ReportToGroup[],
   version: number,
   now: Date,
@@ -105,12 +113,12 @@ export async function groupReports(
     return { report, key, name: poolKeyOf(key) };
   });
   const kept = cache?.take(version) ?? new Map<string, Pool>();
-  const pools = await loadPools(reads, keyed, kept);
+  const pools = await loadPools(trx, keyed, kept);
   const working = new Map<string, WorkingIssue>();
   const created: NewIssue[] = [];
   const changes: Change[] = [];
   const members: Grouped['members'] = [];
-  const opened = { reads, working, created, changes, engine, now };
+  const opened = { trx, working, created, changes, engine, now };
 
   for (const { report, key, name } of keyed) {
     const pool = pools.get(name) as Pool;
@@ -133,7 +141,7 @@ export async function groupReports(
     }
     let issue = choice.issueId ? working.get(choice.issueId) : undefined;
     if (!issue && choice.issueId) {
-      const state = pool.states.get(choice.issueId) ?? (await reads.issue(choice.issueId));
+      const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
       // Never across projects, whatever the engine answers.
       if (state && state.project_id === report.project_id) {
         issue = fromState(state);
@@ -216,7 +224,7 @@ function poolKeyOf(key: PoolKey): string {
  * in all for the others.
  */
 async function loadPools(
-  reads: GroupingReads,
+  trx: Kysely<DB>,
   keys: { key: PoolKey; name: string }[],
   kept: ReadonlyMap<string, Pool>,
 ): Promise<Map<string, Pool>> {
@@ -234,7 +242,7 @@ async function loadPools(
   if (distinct.length === 0) return pools;
   const poolOf = (row: { project_id: string; tool_name: string | null; kind: string }) =>
     pools.get(poolKeyOf({ projectId: row.project_id, toolName: row.tool_name, kind: row.kind }));
-  for (const row of await reads.candidates(distinct, CANDIDATE_LIMIT)) {
+  for (const row of await listCandidateIssues(trx, distinct, CANDIDATE_LIMIT)) {
     const pool = poolOf(row);
     if (!pool) continue;
     pool.candidates.push({
@@ -244,7 +252,7 @@ async function loadPools(
     });
     pool.states.set(row.id, row);
   }
-  for (const row of await reads.pinned(distinct, PINNED_LIMIT)) {
+  for (const row of await listPinnedExemplars(trx, distinct, PINNED_LIMIT)) {
     poolOf(row)?.pinned.push({ issueId: row.issue_id, signature: parseSignature(row.signature) });
   }
   return pools;
@@ -256,7 +264,7 @@ function errorText(error: unknown): string {
 
 /** What opening an issue needs of the batch: where it reads, and what it keeps. */
 interface Opening {
-  reads: GroupingReads;
+  trx: Kysely<DB>;
   working: Map<string, WorkingIssue>;
   created: NewIssue[];
   changes: Change[];
@@ -276,7 +284,7 @@ async function unsortedIssue(opened: Opening, report: ReportToGroup): Promise<Wo
     )
       return issue;
   }
-  const [found] = await opened.reads.candidates([key], 1);
+  const [found] = await listCandidateIssues(opened.trx, [key], 1);
   if (found) {
     const existing = fromState(found);
     opened.working.set(existing.id, existing);

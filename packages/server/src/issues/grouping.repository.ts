@@ -270,8 +270,6 @@ export async function listPinnedExemplars(
   return rest.reduce((q, part) => q.unionAll(part), first).execute();
 }
 
-export type PinnedExemplarRow = Awaited<ReturnType<typeof listPinnedExemplars>>[number];
-
 export interface NewIssue {
   id: string;
   projectId: string;
