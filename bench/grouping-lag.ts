@@ -20,11 +20,14 @@ export interface GroupingLag {
 
 export async function watchGroupingLag(databaseUrl: string) {
   const conn = await openSeedConnection(databaseUrl);
-  // The reports without an issue: in `report_issues` since migration 0017 (an older build's
-  // database, in an A/B of builds, has them in `reports`).
-  const ungrouped = (await tableExists(conn, 'report_issues'))
-    ? 'report_issues where issue_id is null'
-    : 'reports where issue_id is null';
+  // The reports without an issue: queued in `grouping_queue` since migration 0019, each stored
+  // batch a row (an older build's database, in an A/B of builds, has them in `report_issues`
+  // since 0017, in `reports` before).
+  const ungrouped = (await tableExists(conn, 'grouping_queue'))
+    ? 'grouping_queue'
+    : (await tableExists(conn, 'report_issues'))
+      ? 'report_issues where issue_id is null'
+      : 'reports where issue_id is null';
   const oldest = async (): Promise<number | null> => {
     const sql =
       conn.dialect === 'sqlite'

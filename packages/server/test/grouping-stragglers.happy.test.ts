@@ -8,7 +8,7 @@ import { openTenantDatabase, seedReport } from './seed.js';
 
 /**
  * On PostgreSQL a grouper's rounds look for waiting reports from a little before the last
- * grouped one (grouping.repository.ts WaitingScan: the entries vacuum has not removed yet pile
+ * grouped one (grouping-queue.ts WaitingScan: the entries vacuum has not removed yet pile
  * up before it), and one round in a while from the start. A report stored far behind the others
  * (a commit that stalled, an instance whose clock runs behind) is then grouped by the next full
  * round, once. SQLite scans from the start every round.

@@ -54,7 +54,7 @@ describe('merged writes', () => {
     const many = insertReports('postgres', 'reports', reports('p', 7_000));
     expect(many.map((s) => s.sql)).toEqual(few.map((s) => s.sql));
     expect(many).toHaveLength(2);
-    expect(many[1]!.sql).toMatch(/^insert into report_issues/);
+    expect(many[1]!.sql).toMatch(/^insert into grouping_queue/);
     expect(many.map((s) => s.parameters.length)).toEqual([1, 1]);
     const merged = mergeWrites('postgres', many);
     expect(merged).toHaveLength(1);
@@ -63,7 +63,7 @@ describe('merged writes', () => {
     expect(statementName(merged[0]!.sql)).toBeDefined();
     // SQLite keeps its one-row statements, prepared once.
     const sqlite = insertReports('sqlite', 'reports', reports('p', 3));
-    expect(sqlite).toHaveLength(6);
+    expect(sqlite).toHaveLength(4);
     expect(mergeWrites('sqlite', sqlite)).toBe(sqlite);
   });
 
@@ -122,13 +122,16 @@ describe('merged writes', () => {
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow();
       expect(Number(stored.n)).toBe(count);
-      // Each with its row of report_issues (migration 0017), waiting for the grouper.
-      const waiting = await db
+      // All queued for the grouper (migration 0019), none placed yet.
+      const queued = await db.selectFrom('grouping_queue').select('report_ids').execute();
+      const ids = queued.flatMap((row) => JSON.parse(row.report_ids) as string[]);
+      expect(new Set(ids).size).toBe(count);
+      expect(ids).toHaveLength(count);
+      const placed = await db
         .selectFrom('report_issues')
         .select((eb) => eb.fn.countAll().as('n'))
-        .where('issue_id', 'is', null)
         .executeTakeFirstOrThrow();
-      expect(Number(waiting.n)).toBe(count);
+      expect(Number(placed.n)).toBe(0);
       expect(await sum('report_counts', 'count')).toBe(count);
       for (const grain of ROLLUP_GRAINS) expect(await sum(grain.table, 'count')).toBe(count);
 

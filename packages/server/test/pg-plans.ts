@@ -31,7 +31,8 @@ export interface PlanningDatabase {
   planOf(
     run: () => Promise<unknown>,
     db?: Kysely<DB>,
-    options?: { analyze?: boolean },
+    /** `statement`: which of the statements `run` sends (0, the first, by default). */
+    options?: { analyze?: boolean; statement?: number },
   ): Promise<PlanNode[]>;
   close(): Promise<void>;
 }
@@ -55,10 +56,10 @@ export async function openPlanningDatabase(sessionSql?: string): Promise<Plannin
   return {
     pool,
     kysely,
-    async planOf(run, db = kysely, { analyze = false } = {}) {
+    async planOf(run, db = kysely, { analyze = false, statement = 0 } = {}) {
       queries.length = 0;
       await run();
-      const [query] = queries;
+      const query = queries[statement];
       const { rows } = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
         CompiledQuery.raw(
           `explain (${analyze ? 'analyze, buffers, ' : ''}format json) ${query!.sql}`,

@@ -13,9 +13,11 @@ import { migratorOf } from './migrator.js';
 /**
  * Migration 0017 moves each report's issue out of `reports` into `report_issues`: a grouped
  * report keeps its issue and reason, an ungrouped one stays for the grouper to find, and
- * `reports` loses the two columns and their indexes.
+ * `reports` loses the two columns and their indexes. Migration 0019 then queues the reports
+ * still waiting in `grouping_queue`, a row per 1,000 in report order, and leaves
+ * `report_issues` with the placed ones only.
  */
-describe.each(DIALECTS)('migration 0017 on %s', (dialect) => {
+describe.each(DIALECTS)('migrations 0017 and 0019 on %s', (dialect) => {
   let testDb: TestDatabase;
   let database: Database;
   afterEach(async () => {
@@ -23,7 +25,7 @@ describe.each(DIALECTS)('migration 0017 on %s', (dialect) => {
     await testDb.drop();
   });
 
-  it("moves every report's issue into report_issues and drops the columns from reports", async () => {
+  it("moves every report's issue into report_issues, drops the columns from reports, then queues the waiting", async () => {
     testDb = await createTestDatabase(dialect);
     database = openDatabase(testDb.url);
     const migrator = migratorOf(database);
@@ -47,7 +49,7 @@ describe.each(DIALECTS)('migration 0017 on %s', (dialect) => {
       `.execute(db);
     }
 
-    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect((await migrator.migrateTo('0017-report-issues')).error).toBeUndefined();
     const moved = await db
       .selectFrom('report_issues')
       .select(['report_id', 'project_id', 'created_at', 'issue_id', 'issue_reason'])
@@ -77,5 +79,39 @@ describe.each(DIALECTS)('migration 0017 on %s', (dialect) => {
     expect(names).toContain('details');
     expect(names).not.toContain('issue_id');
     expect(names).not.toContain('issue_reason');
+
+    // 0019: r2, still waiting, is queued; 2,500 more waiting reports make three more rows.
+    const waiting = Array.from({ length: 2500 }, (_, i) => ({
+      id: `w${String(i).padStart(4, '0')}`,
+      at: new Date(Date.parse('2026-03-09T11:00:00.000Z') + i * 1000).toISOString(),
+    }));
+    for (const w of waiting) {
+      const at = dialect === 'postgres' ? new Date(w.at) : w.at;
+      await sql`
+        insert into reports (id, project_id, outcome, tool_name, source, details, created_at)
+        values (${w.id}, ${project.id}, 'failure', 'search', null, 'x', ${at})
+      `.execute(db);
+      await sql`
+        insert into report_issues (report_id, project_id, created_at)
+        values (${w.id}, ${project.id}, ${at})
+      `.execute(db);
+    }
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const placed = await db.selectFrom('report_issues').select('report_id').execute();
+    expect(placed.map((r) => r.report_id)).toEqual(['r1']);
+    const queue = await db
+      .selectFrom('grouping_queue')
+      .select(['id', 'created_at', 'report_ids'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const ids = ['r2', ...waiting.map((w) => w.id)];
+    expect(queue.map((q) => JSON.parse(q.report_ids))).toEqual([
+      ids.slice(0, 1000),
+      ids.slice(1000, 2000),
+      ids.slice(2000),
+    ]);
+    expect(queue.map((q) => q.id)).toEqual(['r2', 'w0999', 'w1999']);
+    expect(new Date(queue[0]!.created_at).toISOString()).toBe('2026-03-09T10:00:01.000Z');
   });
 });

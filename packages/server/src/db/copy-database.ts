@@ -147,9 +147,9 @@ function lockSource(source: SQLite.Database, path: string): void {
 interface TableStep {
   table: string;
   into: string;
-  /** The target's columns, and the source's columns they are read from, in the same order. */
+  /** The target's columns, and what of the source they are read from, in the same order. */
   columns: string[];
-  select: string[];
+  select: (string | { sql: string })[];
   rows: number;
 }
 
@@ -228,7 +228,9 @@ async function copyTable(
     Math.min(BATCH_ROWS, Math.floor(BATCH_PARAMETERS / columns.length)),
   );
   const statement = source
-    .prepare(`select ${step.select.map(quote).join(', ')} from ${quote(table)}`)
+    .prepare(
+      `select ${step.select.map((c) => (typeof c === 'string' ? quote(c) : c.sql)).join(', ')} from ${quote(table)}`,
+    )
     .raw(true);
   const insert = (rows: unknown[][]) =>
     sql`insert into ${sql.table(into)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(

@@ -10,9 +10,15 @@ export type TablePlan =
   | { table: string; action: 'copy' }
   /**
    * Copied into another table: SQLite's report inbox holds reports not yet moved. `columns`
-   * (a target column → its source column) copies only those: all, by name, when absent.
+   * (a target column → its source column, or `{ sql }`: an expression over the source row)
+   * copies only those: all, by name, when absent.
    */
-  | { table: string; action: 'copy-into'; into: string; columns?: Record<string, string> }
+  | {
+      table: string;
+      action: 'copy-into';
+      into: string;
+      columns?: Record<string, string | { sql: string }>;
+    }
   /** Not copied, with the reason. */
   | { table: string; action: 'skip'; why: string };
 
@@ -41,16 +47,17 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'issues', action: 'copy' },
   { table: 'issue_exemplars', action: 'copy' },
   { table: 'reports', action: 'copy' },
-  // Each report's issue (migration 0017), after the reports.
+  // Each placed report's issue (migration 0017), and the reports waiting for one (0019).
   { table: 'report_issues', action: 'copy' },
+  { table: 'grouping_queue', action: 'copy' },
   // After `reports`: the inbox's reports join those already moved (their ids never collide),
-  // each with its row of `report_issues`, without an issue yet, as the move would write it.
+  // each queued for the grouper, as a move without grouping would queue it (a row each here).
   { table: 'report_inbox', action: 'copy-into', into: 'reports' },
   {
     table: 'report_inbox',
     action: 'copy-into',
-    into: 'report_issues',
-    columns: { report_id: 'id', project_id: 'project_id', created_at: 'created_at' },
+    into: 'grouping_queue',
+    columns: { id: 'id', created_at: 'created_at', report_ids: { sql: 'json_array(id)' } },
   },
   {
     table: 'sessions',
@@ -65,7 +72,7 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   {
     table: 'grouping_progress',
     action: 'skip',
-    why: "the target's migration makes its own row; the grouper finds what is left to group by report_issues.issue_id",
+    why: "the target's migration makes its own row; the grouper finds what is left to group in grouping_queue",
   },
   { table: 'kysely_migration', action: 'skip', why: 'the target is migrated by its own run' },
   { table: 'kysely_migration_lock', action: 'skip', why: 'the target is migrated by its own run' },

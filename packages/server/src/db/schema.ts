@@ -99,6 +99,13 @@ export interface ReportsTable {
  * A report's issue (migration 0017): a row per report, written with it; the issue null until
  * the grouper has placed it (issues/grouper.ts). Apart from `reports`, which is never updated.
  */
+export interface GroupingQueueTable {
+  id: string;
+  created_at: Timestamp;
+  /** JSON array of report ids */
+  report_ids: string;
+}
+
 export interface ReportIssuesTable {
   report_id: string;
   project_id: string;
@@ -265,6 +272,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_issues: ReportIssuesTable;
+  grouping_queue: GroupingQueueTable;
   usage_counters: UsageCountersTable;
   project_usage: ProjectUsageTable;
   address_usage: AddressUsageTable;

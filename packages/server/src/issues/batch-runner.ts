@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
-import { anyReportWaiting, type WaitingScan } from './grouping.repository.js';
+import { anyReportWaiting, type WaitingScan } from './grouping-queue.js';
 import { PoolCache } from './pool-cache.js';
 
 /** Where the grouper's batches run: in this thread, or in a thread of their own. */
@@ -14,7 +14,7 @@ export interface BatchRunner {
 
 /**
  * How often a round looks for waiting reports from the start of their index (`all`) instead of
- * from a little before the last grouped report (`recent`, grouping.repository.ts WaitingScan):
+ * from a little before the last grouped report (`recent`, grouping-queue.ts WaitingScan):
  * the longest a report stored well behind the others (a stalled commit, an instance's clock
  * running behind) waits for its issue. The first round of a runner scans all.
  */

@@ -11,15 +11,17 @@ import {
 } from './group-reports.js';
 import {
   advanceGroupingProgress,
-  anyReportWaiting,
   insertIssues,
-  listUngroupedReports,
   lockGroupingProgress,
-  setReportsIssues,
   tuneGroupingTransaction,
   updateGroupedIssues,
-  type WaitingScan,
 } from './grouping.repository.js';
+import {
+  anyReportWaiting,
+  listWaitingReports,
+  placeWaitingReports,
+  type WaitingScan,
+} from './grouping-queue.js';
 import { PoolCache } from './pool-cache.js';
 
 /**
@@ -53,7 +55,7 @@ export interface BatchResult {
 
 /**
  * Groups the next stored reports without an issue (at most `limit`, in report order, found by
- * `scan`: grouping.repository.ts WaitingScan): all or nothing with the caller's transaction, so
+ * `scan`: grouping-queue.ts WaitingScan): all or nothing with the caller's transaction, so
  * a crash (kill -9) leaves every report either grouped once or still to group. Nothing grouped
  * when another instance holds the lock. With a `cache`, the caller tells it whether the
  * transaction committed (pool-cache.ts).
@@ -71,20 +73,24 @@ export async function groupBatch(
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress) return none;
   await tuneGroupingTransaction(trx, dialect);
-  const reports = await listUngroupedReports(trx, dialect, limit, scan);
-  if (reports.length === 0) return none;
+  const { reports, take } = await listWaitingReports(trx, dialect, limit, scan);
+  if (reports.length === 0) {
+    // Queued reports that were all moved by hand meanwhile: nothing to group, the rows go.
+    await placeWaitingReports(trx, dialect, [], [], take);
+    return none;
+  }
   const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, reports, version, now, engine, cache);
   await writeGrouped(trx, dialect, grouped, now);
-  await setReportsIssues(trx, dialect, grouped.members);
+  await placeWaitingReports(trx, dialect, grouped.members, reports, take);
   return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
 }
 
 /**
  * Writes what groupReports decided, in the caller's transaction under the progress row's lock:
  * the new issues, every touched issue's state, and the progress past the last report placed.
- * Placing the reports is the caller's: an update of stored reports, or the insert of arriving
- * ones.
+ * Placing the reports is the caller's: the queued reports' rows of `report_issues`
+ * (grouping-queue.ts), or the arriving reports' insert.
  */
 async function writeGrouped(
   trx: Kysely<DB>,

@@ -49,10 +49,11 @@ export interface GrouperDeps {
  * 250 ms found ~750 reports, a batch of 500 and one of 250, each with its fixed cost.
  * Interleaved A/B (bench/ab-ingest.ts, 4 rounds, 2026-11-26): ingest beside grouping 3,557 →
  * 3,720 req/s (4,223 without), reports waiting up to ~0.8 s for their issue instead of ~0.4
- * (issue 18 allows 2 s); a batch holds the lock ~70 ms, which triage may wait. Since the issue
- * lives in `report_issues` (migration 0017) a placement updates that narrow row instead of the
- * report's: ~12 µs of PostgreSQL's time a report instead of ~63 (pg_stat_statements under the
- * bench's ingest), reading the batch ~10 instead of ~3 (it joins the reports).
+ * (issue 18 allows 2 s); a batch holds the lock ~70 ms, which triage may wait. A placement
+ * inserts the report's row of `report_issues` (grouping-queue.ts, migration 0019): ~9 µs of
+ * PostgreSQL's time a report, where updating the report's own row cost ~63 and updating a row
+ * of `report_issues` the write path had inserted ~57 (pg_stat_statements under the bench's
+ * ingest at 3,000 req/s); reading the batch ~10.
  */
 const BATCH_SIZE: Readonly<Record<Dialect, number>> = { postgres: 1000, sqlite: 100 };
 const INTERVAL_MS: Readonly<Record<Dialect, number>> = { postgres: 500, sqlite: 250 };

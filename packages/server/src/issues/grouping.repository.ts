@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
-import { UNROUTED_READ } from '../db/read-routing.js';
 import type { DB } from '../db/schema.js';
 import { countColumns, type OutcomeCounts } from './issue-counts.js';
 
@@ -32,16 +31,13 @@ export async function lockGroupingProgress(
  * Settings of a grouper's batch transaction on PostgreSQL, local to it (SQLite: nothing).
  *
  * - Plans by the batch, not by the table: no hash or merge join, no parallel workers. Every
- *   statement of a batch touches its thousand reports through their keys (the partial index of
- *   the reports still to group, then primary keys), and that is the right plan at any size. Left
+ *   statement of a batch touches its thousand reports through their keys (the queue's rows in
+ *   order, grouping-queue.ts, then primary keys), and that is the right plan at any size. Left
  *   to itself, PostgreSQL chose otherwise below a few hundred thousand reports, where a
  *   sequential scan looks cheaper than a thousand index probes: reading a batch scanned all of
  *   `reports`, 13 ms a batch of 1,000 at only 30,000 reports under the bench's ingest
- *   (pg_stat_statements), growing with the table, against 5.9 ms through the keys; placing it
- *   hashed every waiting row of `report_issues`, or the whole table (its cost is mostly its row
- *   writes either way, ~17-19 ms a batch under that load). A scan through the partial index also
- *   drops the entries of the reports the last batch grouped (kill_prior_tuple), which the
- *   sequential scan left for vacuum: the next read through the index walked 20,000 of them.
+ *   (pg_stat_statements), growing with the table, against 5.9 ms through the keys
+ *   (grouping-plans.happy.test.ts).
  * - `synchronous_commit` off: a batch's commit does not wait for its WAL to reach the disk (the
  *   WAL writer flushes it within ~0.6 s, and any durable commit after it flushes it too). What a
  *   crash of PostgreSQL can undo is whole batches, as if they had not run: their reports wait
@@ -98,92 +94,6 @@ export async function readGroupingProgress(db: Kysely<DB>) {
     .where('id', '=', 'default')
     .executeTakeFirstOrThrow();
 }
-
-/**
- * Where a scan of the waiting reports begins: at the first entry of their partial index
- * (`all`), or (`recent`, PostgreSQL) WAITING_SCAN_SLACK_SECONDS before the last report grouped.
- *
- * Why `recent`: on PostgreSQL a grouped report's old row version keeps its entry in the partial
- * index until vacuum removes it. The index is in report order, so these entries pile up at its
- * start, ahead of every waiting report, and a scan from the start walked all of them: ~43 ms
- * (16,500 pages) with 2,000,000 grouped since the last vacuum, against 0.06 ms (12 pages) from
- * the bound (scratch table, autovacuum off; autovacuum waits for a fifth of the table by
- * default, so on a large database that is its usual state). A report stored more than the
- * slack behind the last grouped one (a commit that stalled, a clock behind another
- * instance's) is found by the next `all` scan (batch-runner.ts). SQLite removes an index entry
- * with its row: always `all`, and `all` is the only exact answer to "does any report wait?"
- */
-export type WaitingScan = 'all' | 'recent';
-
-/** How far before the last grouped report a `recent` scan begins. */
-const WAITING_SCAN_SLACK_SECONDS = 10;
-
-/** Whether `scan` starts after the index's first entry: `recent` on PostgreSQL. */
-function bounded(dialect: Dialect, scan: WaitingScan): boolean {
-  return scan === 'recent' && dialect === 'postgres';
-}
-
-/** Where a `recent` scan starts (PostgreSQL): one value, computed once per statement. */
-const RECENT_START = sql<Date>`coalesce(
-  (select last_created_at from grouping_progress where id = 'default')
-    - ${sql.raw(`interval '${WAITING_SCAN_SLACK_SECONDS} seconds'`)},
-  '-infinity')`;
-
-/**
- * The next `limit` reports still to group, in report order: the entries of the partial index
- * `report_issues_ungrouped` (migration 0017), which holds only these, each with its report. A
- * walk of a few entries whatever the size of `reports`, that finds a report committed late
- * (behind a later one, on another connection or instance) as well, within `scan`. The order is
- * also what makes SQLite's planner pick that index: without it, it scanned all of
- * `report_issues_by_project_issue` (report-query-plans.test.ts).
- */
-export async function listUngroupedReports(
-  trx: Kysely<DB>,
-  dialect: Dialect,
-  limit: number,
-  scan: WaitingScan,
-) {
-  return trx
-    .selectFrom('report_issues')
-    .innerJoin('reports', 'reports.id', 'report_issues.report_id')
-    .where('report_issues.issue_id', 'is', null)
-    .$if(bounded(dialect, scan), (q) => q.where('report_issues.created_at', '>=', RECENT_START))
-    .orderBy('report_issues.created_at', 'asc')
-    .orderBy('report_issues.report_id', 'asc')
-    .select([
-      'reports.id',
-      'reports.project_id',
-      'reports.outcome',
-      'reports.tool_name',
-      'reports.details',
-      'reports.created_at',
-    ])
-    .limit(limit)
-    .execute();
-}
-
-/**
- * Whether any stored report waits for its issue, within `scan`: one entry of the partial index
- * of the waiting reports, in its order (which makes SQLite use it). Asked by the report writer
- * before it groups arriving reports (in its transaction, `all`), and by a grouper before it
- * takes its lock (batch-runner.ts), on its own connection (UNROUTED_READ): it has passed the
- * writer's barrier already, and an in-process grouper's probe would otherwise start a reader
- * process of a server nobody reads from. A report's row there is written with the report.
- */
-export async function anyReportWaiting(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  scan: WaitingScan,
-): Promise<boolean> {
-  const { rows } = await sql`
-    ${UNROUTED_READ} select report_id from report_issues where issue_id is null
-    ${bounded(dialect, scan) ? sql`and created_at >= ${RECENT_START}` : sql``}
-    order by created_at, report_id limit 1
-  `.execute(db);
-  return rows.length > 0;
-}
-
-export type UngroupedReport = Awaited<ReturnType<typeof listUngroupedReports>>[number];
 
 const ISSUE_STATE = [
   'id',
@@ -372,39 +282,5 @@ export async function updateGroupedIssues(
       resolved_at = case when v.column13 is null then issues.resolved_at else null end
     from (values ${sql.join(rows)}) as v
     where issues.id = v.column1
-  `.execute(trx);
-}
-
-/**
- * Places a batch's reports in their issues, with the engine's reason for each, in one
- * statement: their narrow `report_issues` rows, never the reports' own (migration 0017).
- * A report is placed only while it has no issue, so never twice; written `coalesce(issue_id,
- * '') = ''` (no issue id is empty) rather than `issue_id is null`, which lets PostgreSQL drive
- * the join from the partial index of waiting reports: when its statistics lag (waiting reports
- * piling up behind autoanalyze) it walked every waiting report and rescanned the batch for
- * each, 17 s a batch with 80,000 waiting against 12 ms by key (grouping-plans.happy.test.ts).
- * By key, under the bench's ingest, the update costs PostgreSQL ~23 µs a report: a new version
- * of the row and two index entries (`issue_id` is indexed, so the update is never HOT).
- *
- * On PostgreSQL the batch travels as three arrays (`unnest`): three parameters, where a VALUES
- * list of a 1,000-report batch had 3,000, each built by Kysely, sent by pg and parsed and
- * planned by PostgreSQL on every batch. SQLite has no arrays: a VALUES list.
- */
-export async function setReportsIssues(
-  trx: Kysely<DB>,
-  dialect: Dialect,
-  placements: { reportId: string; issueId: string; reason: string }[],
-): Promise<void> {
-  if (placements.length === 0) return;
-  const batch =
-    dialect === 'postgres'
-      ? sql`unnest(${placements.map((p) => p.reportId)}::text[],
-          ${placements.map((p) => p.issueId)}::text[],
-          ${placements.map((p) => p.reason)}::text[]) as v(column1, column2, column3)`
-      : sql`(values ${sql.join(placements.map((p) => sql`(${p.reportId}, ${p.issueId}, ${p.reason})`))}) as v`;
-  await sql`
-    update report_issues set issue_id = v.column2, issue_reason = v.column3
-    from ${batch}
-    where report_issues.report_id = v.column1 and coalesce(report_issues.issue_id, '') = ''
   `.execute(trx);
 }

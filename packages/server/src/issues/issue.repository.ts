@@ -349,6 +349,8 @@ export async function findReportOfProject(db: Kysely<DB>, projectId: string, rep
   return withIssue(db)
     .select([
       'reports.id',
+      'reports.project_id',
+      'reports.created_at',
       'report_issues.issue_id',
       'reports.outcome',
       'reports.tool_name',
@@ -361,16 +363,29 @@ export async function findReportOfProject(db: Kysely<DB>, projectId: string, rep
     .executeTakeFirst();
 }
 
+/**
+ * Puts a report in an issue: its row of `report_issues`, inserted if the grouper has not placed
+ * it yet (it then skips it: grouping-queue.ts), else updated.
+ */
 export async function setReportIssue(
   trx: Kysely<DB>,
-  reportId: string,
+  report: { id: string; project_id: string; created_at: string | Date },
   issueId: string,
   reason: string,
 ): Promise<void> {
+  const at = report.created_at;
   await trx
-    .updateTable('report_issues')
-    .set({ issue_id: issueId, issue_reason: reason })
-    .where('report_id', '=', reportId)
+    .insertInto('report_issues')
+    .values({
+      report_id: report.id,
+      project_id: report.project_id,
+      created_at: typeof at === 'string' ? at : at.toISOString(),
+      issue_id: issueId,
+      issue_reason: reason,
+    })
+    .onConflict((oc) =>
+      oc.column('report_id').doUpdateSet({ issue_id: issueId, issue_reason: reason }),
+    )
     .execute();
 }
 

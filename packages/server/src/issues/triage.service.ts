@@ -222,7 +222,7 @@ export async function moveReport(
     }
     const fromId = report.issue_id;
     if (fromId === targetId) return { fromId, targetId, created, fromDeleted: false };
-    await setReportIssue(trx, report.id, targetId, MOVED_REASON);
+    await setReportIssue(trx, report, targetId, MOVED_REASON);
     await insertExemplar(trx, {
       id: newId(now.getTime()),
       projectId: project.id,

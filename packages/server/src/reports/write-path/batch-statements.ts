@@ -189,16 +189,17 @@ const REPORT_COLUMNS = [
   'redactions',
 ] as const;
 
-/** A report's row of `report_issues` as the write path inserts it: no issue yet. */
-const REPORT_ISSUE_COLUMNS = ['report_id', 'project_id', 'created_at'] as const;
+/** A row of `grouping_queue` (migration 0019): the batch's reports, waiting for their issue. */
+const QUEUE_COLUMNS = ['id', 'created_at', 'report_ids'] as const;
 
 /** `reports`, or the SQLite writer's inbox (migration 0005). */
 export type ReportTable = 'reports' | 'report_inbox';
 
 /**
- * The reports' insert; into `reports`, with each report's row of `report_issues` (migration
- * 0017), its issue null until the grouper places it. The SQLite inbox needs none: its reports
- * get theirs when moved (sqlite/sqlite-report-batch.ts).
+ * The reports' insert; into `reports`, with one row of `grouping_queue` (migration 0019) naming
+ * them all, in order, from when the earliest was stored: the grouper's (issues/grouping-queue.ts)
+ * until it places them. Its id is the first report's. The SQLite inbox needs none: its reports
+ * are grouped, or queued, when moved (sqlite/sqlite-report-batch.ts).
  */
 export function insertReports(
   dialect: StatementDialect,
@@ -218,8 +219,12 @@ export function insertReports(
   ]);
   const inserted = rowsInsert(dialect, table, REPORT_COLUMNS, rows, '');
   if (table === 'report_inbox') return inserted;
-  const issueRows = reports.map((r) => [r.id, r.projectId, r.createdAt.toISOString()]);
-  return inserted.concat(rowsInsert(dialect, 'report_issues', REPORT_ISSUE_COLUMNS, issueRows, ''));
+  const first = reports[0];
+  if (!first) return inserted;
+  let earliest = first.createdAt;
+  for (const r of reports) if (r.createdAt < earliest) earliest = r.createdAt;
+  const queued = [first.id, earliest.toISOString(), JSON.stringify(reports.map((r) => r.id))];
+  return inserted.concat(rowsInsert(dialect, 'grouping_queue', QUEUE_COLUMNS, [queued], ''));
 }
 
 /** Parameters of a merged statement at most: PostgreSQL's limit is 65,535. */

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { errorCode } from '../../../errors/storage-fault.js';
 import type { ArrivalGrouper, Change, ReportToGroup } from '../../../issues/group-batch.js';
+import { QUEUE_ROW_REPORTS } from '../../../issues/grouping-queue.js';
 import type { StorageDefaults } from '../../../limits/storage-limits.js';
 import type { Statement } from '../batch-statements.js';
 import { type Row, runSync, storeBatchSteps } from '../batch-steps.js';
@@ -68,15 +69,21 @@ export function createSqliteReportBatch(
     select id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions
     from report_inbox where rowid <= ? order by rowid
   `);
-  // Their rows of `report_issues` (migration 0017), without an issue.
-  const registerUpTo = sqlite.prepare(`
-    insert into report_issues (report_id, project_id, created_at)
-    select id, project_id, created_at from report_inbox where rowid <= ?
+  // Queued for the background grouper (migration 0019): a row per QUEUE_ROW_REPORTS of them, in
+  // the order they were stored, named by its smallest id.
+  const queueUpTo = sqlite.prepare(`
+    insert into grouping_queue (id, created_at, report_ids)
+    select min(id), min(created_at), json_group_array(id)
+    from (
+      select id, created_at, (row_number() over (order by rowid) - 1) / ${QUEUE_ROW_REPORTS} as part
+      from report_inbox where rowid <= ? order by rowid
+    )
+    group by part
   `);
   const emptyUpTo = sqlite.prepare('delete from report_inbox where rowid <= ?');
   const moveUngrouped = (last: number | bigint) => {
     moveUpTo.run(last);
-    registerUpTo.run(last);
+    queueUpTo.run(last);
   };
   /** Above every rowid SQLite can give. */
   const LAST_ROWID = 9_223_372_036_854_775_807n;

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/harness/databases.js';
+import type { Tenant } from '../../../test/harness/test-server.js';
+import type { DB } from '../src/db/schema.js';
+import { newId } from '../src/ids.js';
+import { listWaitingReports, placeWaitingReports } from '../src/issues/grouping-queue.js';
+import { setReportIssue } from '../src/issues/issue.repository.js';
+import { importReports } from '../src/reports/write-path/index.js';
+import { openTenantDatabase } from './seed.js';
+
+/**
+ * The queue of waiting reports (migration 0019): a stored batch is one row; a grouper's batch
+ * takes whole rows in order and splits the one it ends in; a report placed by hand meanwhile is
+ * skipped, so every report is placed once.
+ */
+describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
+  let setup: Awaited<ReturnType<typeof openTenantDatabase>>;
+  let db: Kysely<DB>;
+  let t: Tenant;
+
+  beforeAll(async () => {
+    setup = await openTenantDatabase(dialect);
+    ({ db, tenant: t } = setup);
+  });
+  afterAll(() => setup.close());
+
+  /** Stores `count` reports as one batch of the write path, `at` seconds into the day. */
+  async function storeBatch(count: number, at: number): Promise<string[]> {
+    const rows = Array.from({ length: count }, (_, i) => {
+      const createdAt = new Date(Date.UTC(2026, 10, 27, 0, 0, at, i));
+      return {
+        id: newId(createdAt.getTime()),
+        projectId: t.projectId,
+        outcome: 'failure',
+        toolName: 'search',
+        source: null,
+        details: `timeout ${at}.${i}`,
+        metadata: null,
+        createdAt,
+        redactions: 0,
+      };
+    });
+    await db.transaction().execute((trx) => importReports(trx, dialect, rows));
+    return rows.map((r) => r.id);
+  }
+
+  /** One grouper batch of at most `limit`, each report placed in issue `issue`. */
+  function groupBatch(limit: number, issue: string) {
+    return db.transaction().execute(async (trx) => {
+      const { reports, take } = await listWaitingReports(trx, dialect, limit, 'all');
+      const placements = reports.map((r) => ({ reportId: r.id, issueId: issue, reason: 'test' }));
+      await placeWaitingReports(trx, dialect, placements, reports, take);
+      return reports.map((r) => r.id);
+    });
+  }
+
+  const queued = async () =>
+    (
+      await db.selectFrom('grouping_queue').select('report_ids').orderBy('created_at').execute()
+    ).map((row) => JSON.parse(row.report_ids) as string[]);
+
+  it('takes whole batches in order, splits the last, and skips a report placed by hand', async () => {
+    const a = await storeBatch(3, 1);
+    const b = await storeBatch(5, 2);
+    const c = await storeBatch(2, 3);
+    expect(await queued()).toEqual([a, b, c]);
+
+    expect(await groupBatch(4, 'i'.repeat(32))).toEqual([...a, b[0]]);
+    expect(await queued()).toEqual([b.slice(1), c]);
+
+    // Moved by hand before the grouper reached it (triage.service.ts moveReport).
+    const [moved] = await db
+      .selectFrom('reports')
+      .select(['id', 'project_id', 'created_at'])
+      .where('id', '=', b[2]!)
+      .execute();
+    await setReportIssue(db, moved!, 'm'.repeat(32), 'moved by hand');
+
+    expect(await groupBatch(100, 'j'.repeat(32))).toEqual([b[1], b[3], b[4], ...c]);
+    expect(await queued()).toEqual([]);
+    const placed = await db
+      .selectFrom('report_issues')
+      .select(['report_id', 'issue_id'])
+      .orderBy('report_id')
+      .execute();
+    const issueOf = new Map(placed.map((p) => [p.report_id, p.issue_id]));
+    expect(placed).toHaveLength(10);
+    expect(issueOf.get(b[2]!)).toBe('m'.repeat(32));
+    expect(issueOf.get(b[1]!)).toBe('j'.repeat(32));
+    expect(issueOf.get(a[0]!)).toBe('i'.repeat(32));
+    expect(await groupBatch(100, 'k'.repeat(32))).toEqual([]);
+  });
+
+  it('ends a batch exactly at a row boundary without splitting it', async () => {
+    const a = await storeBatch(2, 10);
+    const b = await storeBatch(2, 11);
+    expect(await groupBatch(2, 'i'.repeat(32))).toEqual(a);
+    expect(await queued()).toEqual([b]);
+    expect(await groupBatch(2, 'i'.repeat(32))).toEqual(b);
+    expect(await queued()).toEqual([]);
+  });
+});
