@@ -112,18 +112,22 @@ describe.runIf(DIALECTS.includes('postgres'))("the grouper's batch plans on Post
     }
   });
 
-  it('places a batch with one insert of its rows, joining nothing', async () => {
+  it("places a batch with one insert of its rows, each report's time and project read by key", async () => {
     const place = async (trx: Kysely<DB>) => {
       const { reports, take } = await listWaitingReports(trx, 'postgres', 1000, 'all');
       const placements = reports.map((r) => ({ reportId: r.id, issueId: 'j', reason: 'same' }));
       await placeWaitingReports(trx, 'postgres', placements, reports, take);
     };
-    // The statements after the read's two (one page of the queue, the reports).
+    // Left alone: a hash of every report.
+    expect(types(await planInBatch(false, place, 2))).toContain('Hash Join');
+    // The statement after the read's two (one page of the queue, the reports).
     const plan = await planInBatch(true, place, 2);
     expect(plan[0]?.['Node Type']).toBe('ModifyTable');
     expect(plan[0]?.['Relation Name']).toBe('report_issues');
-    expect(types(plan)).not.toContain('Nested Loop');
-    expect(scans(plan)).toEqual([]);
+    expect(plan.map((node) => node['Index Name'])).toContain('reports_pkey');
+    expect(types(plan)).not.toContain('Hash Join');
+    // The consumed rows' delete may read the queue whole: two pages here.
+    expect(scans(plan).filter((relation) => relation !== 'grouping_queue')).toEqual([]);
   });
 
   it("commits a batch without waiting for the disk, and the settings end with the batch's transaction", async () => {

@@ -138,11 +138,19 @@ export async function listWaitingReports(
   return { reports, take };
 }
 
-/** `column` among `ids`: on PostgreSQL `= any($1)`, one parameter and one text. */
-function oneOf(dialect: Dialect, column: string, ids: readonly string[]) {
-  return dialect === 'postgres'
-    ? sql<boolean>`${sql.ref(column)} = any(${ids}::text[])`
-    : sql<boolean>`${sql.ref(column)} in (${sql.join(ids)})`;
+/** `list` as its distinct values and, for each item, its value's 1-based number among them. */
+function numbered(list: readonly string[]): { values: string[]; numbers: number[] } {
+  const at = new Map<string, number>();
+  const values: string[] = [];
+  const numbers = list.map((value) => {
+    let n = at.get(value);
+    if (n === undefined) {
+      n = values.push(value);
+      at.set(value, n);
+    }
+    return n;
+  });
+  return { values, numbers };
 }
 
 /** A waiting report, as the engine reads it (group-reports.ts ReportToGroup). */
@@ -181,8 +189,13 @@ const SQLITE_ROWS = 200;
 /**
  * Places the reports read by listWaitingReports (`reports`) in their issues, with the engine's
  * reason for each: their rows of `report_issues`, inserted (never a report that has one: the
- * insert skips it), and takes `take` off the queue. On PostgreSQL the rows travel as five arrays
- * (`unnest`): five parameters, not five a report, and one text that never changes.
+ * insert skips it), and takes `take` off the queue.
+ *
+ * On PostgreSQL in one statement, sized for the wire: the report ids as one array, each one's
+ * issue and reason as numbers into arrays of the batch's distinct issues and reasons (a batch
+ * has a few of each), and the project and time read from the report's row by key. Sending every
+ * column of every row (~200 bytes a report) cost the grouping thread ~3 µs a report in the
+ * socket's writes alone (a CPU profile of 20,000 grouped in batches of 1,000).
  */
 export async function placeWaitingReports(
   trx: Kysely<DB>,
@@ -191,28 +204,33 @@ export async function placeWaitingReports(
   reports: readonly WaitingReport[],
   take: QueueTake,
 ): Promise<void> {
-  const byId = new Map(reports.map((r) => [r.id, r]));
-  const rows = placements.map((p) => {
-    const report = byId.get(p.reportId);
-    if (!report) throw new Error(`Placed a report the batch did not read (${p.reportId}).`);
-    const at = report.created_at;
-    return {
-      report_id: p.reportId,
-      project_id: report.project_id,
-      created_at: typeof at === 'string' ? at : at.toISOString(),
-      issue_id: p.issueId,
-      issue_reason: p.reason,
-    };
-  });
-  if (rows.length > 0 && dialect === 'postgres') {
+  if (dialect === 'postgres') {
+    const issues = numbered(placements.map((p) => p.issueId));
+    const reasons = numbered(placements.map((p) => p.reason));
     await sql`
+      with consumed as (delete from grouping_queue where id = any(${take.done}::text[]))
       insert into report_issues (report_id, project_id, created_at, issue_id, issue_reason)
-      select * from unnest(${rows.map((r) => r.report_id)}::text[],
-        ${rows.map((r) => r.project_id)}::text[], ${rows.map((r) => r.created_at)}::timestamptz[],
-        ${rows.map((r) => r.issue_id)}::text[], ${rows.map((r) => r.issue_reason)}::text[])
+      select reports.id, reports.project_id, reports.created_at,
+        (${issues.values}::text[])[v.issue], (${reasons.values}::text[])[v.reason]
+      from unnest(${placements.map((p) => p.reportId)}::text[], ${issues.numbers}::int[],
+        ${reasons.numbers}::int[]) as v(id, issue, reason)
+      join reports on reports.id = v.id
       on conflict (report_id) do nothing
     `.execute(trx);
   } else {
+    const byId = new Map(reports.map((r) => [r.id, r]));
+    const rows = placements.map((p) => {
+      const report = byId.get(p.reportId);
+      if (!report) throw new Error(`Placed a report the batch did not read (${p.reportId}).`);
+      const at = report.created_at;
+      return {
+        report_id: p.reportId,
+        project_id: report.project_id,
+        created_at: typeof at === 'string' ? at : at.toISOString(),
+        issue_id: p.issueId,
+        issue_reason: p.reason,
+      };
+    });
     for (let i = 0; i < rows.length; i += SQLITE_ROWS) {
       await trx
         .insertInto('report_issues')
@@ -220,12 +238,9 @@ export async function placeWaitingReports(
         .onConflict((oc) => oc.column('report_id').doNothing())
         .execute();
     }
+    if (take.done.length > 0)
+      await trx.deleteFrom('grouping_queue').where('id', 'in', take.done).execute();
   }
-  if (take.done.length > 0)
-    await trx
-      .deleteFrom('grouping_queue')
-      .where(oneOf(dialect, 'id', take.done))
-      .execute();
   if (take.rest) {
     await trx
       .updateTable('grouping_queue')
