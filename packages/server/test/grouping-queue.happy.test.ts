@@ -68,6 +68,13 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
 
     expect(await groupBatch(4, 'i'.repeat(32))).toEqual([...a, b[0]]);
     expect(await queued()).toEqual([b.slice(1), c]);
+    // The rest of the split row is placed from its first report's time.
+    const rest = await db
+      .selectFrom('grouping_queue')
+      .select('created_at')
+      .where('id', '=', b[0]!)
+      .executeTakeFirstOrThrow();
+    expect(new Date(rest.created_at).toISOString()).toBe('2026-11-27T00:00:02.001Z');
 
     // Moved by hand before the grouper reached it (triage.service.ts moveReport).
     const [moved] = await db

@@ -242,9 +242,16 @@ export async function placeWaitingReports(
       await trx.deleteFrom('grouping_queue').where('id', 'in', take.done).execute();
   }
   if (take.rest) {
+    // The rest keeps its place in report order from its first report's time: a row stored over
+    // more than a `recent` scan's slack (an upgrade's, 0019) is otherwise left behind it.
+    const [first] = take.rest.reportIds;
     await trx
       .updateTable('grouping_queue')
-      .set({ report_ids: JSON.stringify(take.rest.reportIds) })
+      .set({
+        report_ids: JSON.stringify(take.rest.reportIds),
+        created_at: sql<string>`coalesce(
+          (select created_at from reports where id = ${first}), grouping_queue.created_at)`,
+      })
       .where('id', '=', take.rest.id)
       .execute();
   }
