@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import { UNROUTED_READ } from '../db/read-routing.js';
 import type { DB } from '../db/schema.js';
+import type { ReportToGroup } from './group-reports.js';
 import type { Placement } from './working-issue.js';
 
 /**
@@ -153,15 +154,8 @@ function numbered(list: readonly string[]): { values: string[]; numbers: number[
   return { values, numbers };
 }
 
-/** A waiting report, as the engine reads it (group-reports.ts ReportToGroup). */
-export interface WaitingReport {
-  id: string;
-  project_id: string;
-  outcome: string;
-  tool_name: string | null;
-  details: string;
-  created_at: string | Date;
-}
+/** A waiting report, as the engine reads it. */
+export type WaitingReport = ReportToGroup;
 
 /**
  * Whether any stored report waits for its issue, within `scan`: one row of the queue, in its
