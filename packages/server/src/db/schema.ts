@@ -96,16 +96,22 @@ export interface ReportsTable {
 }
 
 /**
- * A report's issue (migration 0017): a row per report, written with it; the issue null until
- * the grouper has placed it (issues/grouper.ts). Apart from `reports`, which is never updated.
+ * Reports waiting for their issue (migration 0019): a row per stored batch the write path did
+ * not group, from when its first report was stored (issues/grouping-queue.ts).
  */
 export interface GroupingQueueTable {
+  /** One of its report ids (the first; the smallest in the rows 0019 made): unique as they are. */
   id: string;
   created_at: Timestamp;
-  /** JSON array of report ids */
+  /** The batch's report ids, in report order: a JSON array. */
   report_ids: string;
 }
 
+/**
+ * A placed report's issue (migration 0017): a row per report, inserted once with its issue by
+ * the grouper, the SQLite writer's grouped move or a developer's move (since 0019; the reports
+ * still waiting are queued in `grouping_queue`). Apart from `reports`, which is never updated.
+ */
 export interface ReportIssuesTable {
   report_id: string;
   project_id: string;
