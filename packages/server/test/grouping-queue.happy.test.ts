@@ -99,6 +99,16 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     expect(await groupBatch(100, 'k'.repeat(32))).toEqual([]);
   });
 
+  it('reads the queue page by page when one page does not fill the batch', async () => {
+    // 150 rows of one report each: more than a page of the queue (100 rows).
+    const ids: string[] = [];
+    for (let i = 0; i < 150; i += 1) ids.push(...(await storeBatch(1, 100 + i)));
+    expect(await groupBatch(140, 'i'.repeat(32))).toEqual(ids.slice(0, 140));
+    expect(await queued()).toEqual(ids.slice(140).map((id) => [id]));
+    expect(await groupBatch(140, 'i'.repeat(32))).toEqual(ids.slice(140));
+    expect(await queued()).toEqual([]);
+  });
+
   it('ends a batch exactly at a row boundary without splitting it', async () => {
     const a = await storeBatch(2, 10);
     const b = await storeBatch(2, 11);
