@@ -75,7 +75,7 @@ export async function groupBatch(
   await tuneGroupingTransaction(trx, dialect);
   const { reports, take } = await listWaitingReports(trx, dialect, limit, scan);
   if (reports.length === 0) {
-    // Queued reports that were all moved by hand meanwhile: nothing to group, the rows go.
+    // Nothing waits, or the queued reports were all moved by hand meanwhile: their rows go.
     await placeWaitingReports(trx, dialect, [], [], take);
     return none;
   }

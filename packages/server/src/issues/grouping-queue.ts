@@ -198,6 +198,8 @@ export async function placeWaitingReports(
   reports: readonly WaitingReport[],
   take: QueueTake,
 ): Promise<void> {
+  // An empty queue (a round that found nothing): no round trip.
+  if (placements.length === 0 && take.done.length === 0 && take.rest === null) return;
   if (dialect === 'postgres') {
     const issues = numbered(placements.map((p) => p.issueId));
     const reasons = numbered(placements.map((p) => p.reason));
