@@ -109,7 +109,6 @@ export async function buildContext(
       db,
       dialect: database.dialect,
       bus,
-      readBarrier: () => reportWriter.flush(),
       log,
       batches: groupingThread ?? undefined,
     });
