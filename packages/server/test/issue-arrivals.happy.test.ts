@@ -62,11 +62,46 @@ describe('the SQLite report writer groups what it stores', () => {
       .where('project_id', '=', t.projectId)
       .execute();
     expect(issues.map((i) => Number(i.report_count)).sort()).toEqual([10, 10, 10]);
+    // One move, its placements bound as runs of one report each (the problems alternate).
+    const issueOf = PROBLEMS.map(
+      (_, p) => new Set(rows.filter((_, i) => i % 3 === p).map((r) => r.issue_id)),
+    );
+    expect(issueOf.map((ids) => ids.size)).toEqual([1, 1, 1]);
+    expect(new Set(issueOf.map((ids) => [...ids][0])).size).toBe(3);
     const after = Number((await readGroupingProgress(server.ctx.db)).grouped_count);
     expect(after - before).toBe(30);
     unsubscribe();
     const created = events.filter((e) => e.type === 'issue' && e.issue.change === 'created');
     expect(created).toHaveLength(3);
+  });
+
+  it('places runs of repeated reports with their issue and reason, run by run', async () => {
+    const t = await server.tenant();
+    const sent = [0, 0, 0, 0, 0, 1, 1, 0, 0, 0].map((p) => PROBLEMS[p] as string);
+    for (const details of sent)
+      await submit(server, t, { outcome: 'failure', tool_name: 'search', details });
+    const rows = await reportsOf(t.projectId);
+    expect(rows).toHaveLength(10);
+    const first = rows[0]!.issue_id;
+    const second = rows[5]!.issue_id;
+    expect(second).not.toBe(first);
+    expect(rows.map((r) => r.issue_id)).toEqual(
+      [0, 0, 0, 0, 0, 1, 1, 0, 0, 0].map((p) => (p === 0 ? first : second)),
+    );
+    // Repeats of the first problem are compared again once the second one changed the pool:
+    // one issue, three runs of reasons.
+    expect(rows.map((r) => r.issue_reason?.includes('the same details as'))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 
   it('groups what a stopped server left in the inbox, read from the file, with what comes after', async () => {

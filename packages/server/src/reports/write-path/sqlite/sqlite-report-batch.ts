@@ -21,6 +21,14 @@ import type { BatchResult } from './sqlite-thread-messages.js';
  */
 const GROUPED_MOVE_ROWS = 500;
 
+/** Reports of the inbox (rowids first to last) placed alike: same issue, same reason. */
+interface Run {
+  first: number;
+  last: number;
+  issueId: string;
+  reason: string;
+}
+
 /** Statements kept compiled: one text per statement of the write path (batch-statements.ts). */
 const STATEMENT_CACHE_SIZE = 64;
 
@@ -160,28 +168,37 @@ export function createSqliteReportBatch(
     select id, project_id, outcome, tool_name, details, created_at
     from report_inbox order by rowid limit ${GROUPED_MOVE_ROWS}
   `);
-  // The chunk's reports, then their rows of `report_issues` (migration 0017) with the
-  // placements bound as rows of (inbox row, issue, reason): one statement each. An insert …
-  // select per report cost ~45 µs each, the placements as one JSON array read through json_each
-  // ~20 µs (extracting the reasons was most of it), these ~9 µs, as the move without issues
-  // costs ~7 (scratch measurement, 500-report chunks, when the issue was a column of `reports`).
-  const insertGroupedBySize = new Map<number, SQLite.Statement>();
-  function insertGrouped(last: number, placements: (string | number | null)[][]): void {
-    let statement = insertGroupedBySize.get(placements.length);
+  // The chunk's reports, then their rows of `report_issues` (migration 0017), one statement
+  // each. The placements are bound as runs: (first and last inbox rowid, issue, reason) for
+  // consecutive reports placed alike, each run joined to its range of the inbox (every inbox
+  // row in it is one of the run's: the chunk is the inbox's first rows, in rowid order). Agents
+  // repeat themselves, so a chunk under load is a few runs (the bench's one body: one), where a
+  // bound row per report with its reason's text cost ~1.5–2 µs a report more (writer scratch,
+  // 60,000 reports, 3 rounds each). Before: an insert … select per report ~45 µs each, the
+  // placements as one JSON array through json_each ~20 µs (extracting the reasons was most of
+  // it), a bound row per report ~9 µs, as the move without issues costs ~7 (scratch
+  // measurement, 500-report chunks, when the issue was a column of `reports`).
+  const insertRunsBySize = new Map<number, SQLite.Statement>();
+  function insertGrouped(last: number, runs: Run[]): void {
+    // Padded to a power of two with empty runs, so that a few statements serve every chunk.
+    let size = 1;
+    while (size < runs.length) size *= 2;
+    let statement = insertRunsBySize.get(size);
     if (!statement) {
-      const rows = placements.map(() => '(?, ?, ?)').join(', ');
+      const rows = Array.from({ length: size }, () => '(?, ?, ?, ?)').join(', ');
       statement = sqlite.prepare(`
         insert into report_issues (report_id, project_id, created_at, issue_id, issue_reason)
-        select i.id, i.project_id, i.created_at, p.column2, p.column3
+        select i.id, i.project_id, i.created_at, p.column3, p.column4
         from (values ${rows}) as p
-        join report_inbox as i on i.rowid = p.column1
+        cross join report_inbox as i on i.rowid between p.column1 and p.column2
       `);
-      // Mostly full chunks; a chunk of another size is the inbox's tail. A few kept.
-      if (insertGroupedBySize.size >= 16) insertGroupedBySize.clear();
-      insertGroupedBySize.set(placements.length, statement);
+      insertRunsBySize.set(size, statement);
     }
+    const parameters: (string | number | null)[] = [];
+    for (const run of runs) parameters.push(run.first, run.last, run.issueId, run.reason);
+    for (let i = runs.length; i < size; i++) parameters.push(0, -1, null, null);
     moveUpTo.run(last);
-    statement.run(placements.flat());
+    statement.run(parameters);
   }
   /**
    * Moves the oldest reports of the inbox (at most GROUPED_MOVE_ROWS) into `reports`, each
@@ -201,12 +218,23 @@ export function createSqliteReportBatch(
       const rows = mirror?.take(ids) ?? (selectChunk.all() as ReportToGroup[]);
       const arrivals = await group(rows);
       if (arrivals) {
-        const placements = rows.map((row, i) => {
+        const runs: Run[] = [];
+        rows.forEach((row, i) => {
           const placed = arrivals.placements[i];
           if (placed?.reportId !== row.id) throw new Error('Arrivals placed out of order.');
-          return [chunk[i]![0], placed.issueId, placed.reason];
+          const rowid = chunk[i]![0];
+          const run = runs.at(-1);
+          if (run && run.issueId === placed.issueId && run.reason === placed.reason)
+            run.last = rowid;
+          else
+            runs.push({
+              first: rowid,
+              last: rowid,
+              issueId: placed.issueId,
+              reason: placed.reason,
+            });
         });
-        insertGrouped(last, placements);
+        insertGrouped(last, runs);
       } else moveUngrouped(last);
       emptyUpTo.run(last);
       return { ids, changes: arrivals?.changes ?? [] };
