@@ -27,6 +27,7 @@ import {
 import type { Pool, PoolCache } from './pool-cache.js';
 import {
   addReport,
+  DeferredWidening,
   fromState,
   iso,
   type Placement,
@@ -104,14 +105,7 @@ export async function groupReports(
   engine: GroupingEngine,
   cache: PoolCache | undefined,
 ): Promise<Grouped> {
-  const keyed = reports.map((report) => {
-    const key = {
-      projectId: report.project_id,
-      toolName: report.tool_name,
-      kind: issueKindOf(report.outcome),
-    };
-    return { report, key, name: poolKeyOf(key) };
-  });
+  const keyed = keyedByPool(reports);
   const kept = cache?.take(version) ?? new Map<string, Pool>();
   const pools = await loadPools(trx, keyed, kept);
   const working = new Map<string, WorkingIssue>();
@@ -119,6 +113,9 @@ export async function groupReports(
   const changes: Change[] = [];
   const members: Grouped['members'] = [];
   const opened = { trx, working, created, changes, engine, now };
+  const widening = new DeferredWidening(engine.widenSignature);
+  /** The last report the engine read, and its signature. */
+  let previous: { report: ReportToGroup; signature: Signature } | null = null;
 
   for (const { report, key, name } of keyed) {
     const pool = pools.get(name) as Pool;
@@ -127,9 +124,18 @@ export async function groupReports(
     /** The engine's answer; null when the report repeats one whose issue is known. */
     let assignment: Assignment | null = null;
     try {
-      signature = engine.signatureOf(report);
+      // The same input as the report before it: the same signature, without asking again.
+      signature =
+        previous !== null && sameInput(previous.report, report)
+          ? previous.signature
+          : engine.signatureOf(report);
+      previous = { report, signature };
       const repeated = pool.repeats.recall(signature);
-      if (!repeated) assignment = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+      if (!repeated) {
+        // A comparison reads the candidates' signatures: each as widening one by one leaves it.
+        widening.settle();
+        assignment = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+      }
       choice = repeated ?? (assignment as Assignment);
     } catch (error) {
       // One report the engine cannot handle must not stall grouping for every report behind
@@ -156,11 +162,12 @@ export async function groupReports(
       pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
       reason = NEW_ISSUE_REASON;
     } else {
-      try {
-        issue.signature = engine.widenSignature(issue.signature, signature);
-      } catch {
-        // The issue keeps the signature it had: the report is placed all the same.
-      }
+      const joined = issue;
+      // A repeat's issue is one of its pool's candidates (grouping/repeats.ts).
+      const candidate =
+        assignment === null ? pool.candidates.find((c) => c.issueId === joined.id) : undefined;
+      if (candidate) widening.add(joined, signature, candidate);
+      else widening.now(joined, signature);
       if (issue.status === 'resolved') {
         // A new report on a resolved issue reopens it; an ignored one stays quiet.
         issue.status = 'open';
@@ -172,7 +179,9 @@ export async function groupReports(
     const candidate = pool.candidates.find((c) => c.issueId === issue.id);
     if (candidate) {
       candidate.memberCount += 1;
-      candidate.signature = issue.signature;
+      // A repeat's widening is deferred (the candidate's signature follows when settled), and
+      // placed() reads the issue's signature only for a report the engine compared.
+      if (!widening.defers(issue)) candidate.signature = issue.signature;
       pool.repeats.placed(signature, issue.id, issue.signature, overruled ? null : assignment);
     } else {
       // A pin sent it to an issue of another pool (another tool or kind). That pool's candidate
@@ -190,6 +199,7 @@ export async function groupReports(
     }
   }
 
+  widening.settle();
   const last = reports[reports.length - 1] as ReportToGroup;
   // Serialized once: for the update, and for the rows the cache keeps (stateOf).
   const issues = [...working.values()].map((issue) => ({
@@ -212,6 +222,40 @@ export async function groupReports(
     new Map(issues.map(({ issue, signature }) => [issue.id, stateOf(issue, signature)])),
   );
   return { members, changes, lastStoredAt: iso(last.created_at), created, updates };
+}
+
+/**
+ * Each report with its pool's key and name; a report of the same project, tool and outcome as
+ * the one before it shares them (most of a batch, under load: no new name to hash each).
+ */
+function keyedByPool(
+  reports: readonly ReportToGroup[],
+): { report: ReportToGroup; key: PoolKey; name: string }[] {
+  const keyed: { report: ReportToGroup; key: PoolKey; name: string }[] = [];
+  let before: (typeof keyed)[number] | undefined;
+  for (const report of reports) {
+    if (
+      before?.report.project_id === report.project_id &&
+      before.report.tool_name === report.tool_name &&
+      before.report.outcome === report.outcome
+    ) {
+      before = { report, key: before.key, name: before.name };
+    } else {
+      const key = {
+        projectId: report.project_id,
+        toolName: report.tool_name,
+        kind: issueKindOf(report.outcome),
+      };
+      before = { report, key, name: poolKeyOf(key) };
+    }
+    keyed.push(before);
+  }
+  return keyed;
+}
+
+/** Whether the engine reads the same of both reports (GroupingInput): its signature is a function of it. */
+function sameInput(a: ReportToGroup, b: ReportToGroup): boolean {
+  return a.details === b.details && a.tool_name === b.tool_name && a.outcome === b.outcome;
 }
 
 /** A pool's name: every report's, so plain text (an id and a kind hold no NUL; no tool: ''). */

@@ -3,6 +3,7 @@ import {
   assign,
   type Candidate,
   fingerprint,
+  mergeRepeats,
   mergeSignatures,
   type PinnedExemplar,
   RepeatedReports,
@@ -74,9 +75,12 @@ export function chooseIssue(
   return assign(signature, candidates as Candidate[], pinned as PinnedExemplar[]);
 }
 
-/** An issue's signature with a report (or a merged issue's signature) added to it. */
-export function widenSignature(issue: Signature, report: Signature): Signature {
-  return mergeSignatures(issue, report);
+/**
+ * An issue's signature with a report (or a merged issue's signature) added to it, `times` times:
+ * the same as adding it that many times one after another.
+ */
+export function widenSignature(issue: Signature, report: Signature, times = 1): Signature {
+  return times === 1 ? mergeSignatures(issue, report) : mergeRepeats(issue, report, times);
 }
 
 /** An issue's signature with a moved-out report taken off; null when nothing is left. */

@@ -35,6 +35,7 @@ export {
   GroupingKind,
   kindOf,
   MAX_ISSUE_TERMS,
+  mergeRepeats,
   mergeSignatures,
   removeFromSignature,
   SIGNATURE_VERSION,
