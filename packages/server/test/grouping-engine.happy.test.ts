@@ -11,6 +11,7 @@ import {
   fingerprint,
   type GroupableReport,
   MAX_ISSUE_TERMS,
+  mergeRepeats,
   mergeSignatures,
   removeFromSignature,
   Signature,
@@ -157,6 +158,30 @@ describe('signatures', () => {
     const big = issue('b', ...many).signature;
     expect(Object.keys(big.terms).length).toBeLessThanOrEqual(MAX_ISSUE_TERMS);
     expect(big.terms.pagin).toBe(60);
+  });
+
+  it('merge a report k times at once as k merges one after another, trimmed issues included', () => {
+    // Words, not numbers (those become placeholders): three of their own a report.
+    const word = (n: number) =>
+      [...n.toString(26)].map((d) => String.fromCharCode(97 + Number.parseInt(d, 26))).join('');
+    const many = Array.from({ length: 100 }, (_, index) =>
+      report(
+        `zz${word(index)} yy${word(index)} xx${word(index)} pagination cursor ${index % 5 === 0 ? 'rare' : ''}`,
+      ),
+    );
+    const full = issue('full', ...many).signature;
+    expect(Object.keys(full.terms)).toHaveLength(MAX_ISSUE_TERMS);
+    const small = issue('small', report('pagination cursor ignored')).signature;
+    for (const base of [small, full]) {
+      for (const joining of [report('pagination cursor ignored'), report('brand new words here')]) {
+        const signature = fingerprint(joining);
+        for (const times of [1, 2, 7]) {
+          let oneByOne = base;
+          for (let i = 0; i < times; i += 1) oneByOne = mergeSignatures(oneByOne, signature);
+          expect(mergeRepeats(base, signature, times)).toEqual(oneByOne);
+        }
+      }
+    }
   });
 });
 

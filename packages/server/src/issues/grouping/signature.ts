@@ -137,18 +137,21 @@ export function mergeSignatures(issue: Signature, report: Signature): Signature 
  * of mergeSignatures, which callers hand to `reduce`.
  */
 export function mergeRepeats(issue: Signature, report: Signature, times: number): Signature {
-  const added = addedWithin(issue.terms, report.terms, times);
-  if (added)
-    return {
-      version: SIGNATURE_VERSION,
-      kind: issue.kind,
-      tool: issue.tool,
-      members: issue.members + report.members * times,
-      terms: added,
-    };
-  const merged = mergedOnce(issue, report);
-  // The next merges are likely the common case above, the terms now all the issue's.
-  return times > 1 ? mergeRepeats(merged, report, times - 1) : merged;
+  let merged = issue;
+  // After one merge the report's terms are likely all the issue's: the common case, at once.
+  for (let left = times; left > 0; left -= 1) {
+    const added = addedWithin(merged.terms, report.terms, left);
+    if (added)
+      return {
+        version: SIGNATURE_VERSION,
+        kind: merged.kind,
+        tool: merged.tool,
+        members: merged.members + report.members * left,
+        terms: added,
+      };
+    merged = mergedOnce(merged, report);
+  }
+  return merged;
 }
 
 function mergedOnce(issue: Signature, report: Signature): Signature {
