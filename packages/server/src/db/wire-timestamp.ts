@@ -12,6 +12,11 @@ export function isStoredIsoText(value: Date | string): value is string {
   return typeof value === 'string' && STORED_TEXT.test(value);
 }
 
+/** ISO text of a stored time; SQLite's already is (parsing and printing it cost ~2 µs a report). */
+export function iso(value: Date | string): string {
+  return isStoredIsoText(value) ? value : toDate(value).toISOString();
+}
+
 /**
  * A stored time as the wire writes it (formatWireTimestamp: to the second, then `Z`); null
  * stays null. SQLite's text is cut rather than parsed and printed again: ~1.5 µs a row, 50 a

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { iso } from '../db/wire-timestamp.js';
 import { newId } from '../ids.js';
 import {
   findIssueState,
@@ -29,7 +30,6 @@ import {
   addReport,
   DeferredWidening,
   fromState,
-  iso,
   type Placement,
   stateOf,
   type WorkingIssue,
@@ -157,17 +157,18 @@ export async function groupReports(
     let reason = choice.reason;
     // The engine's issue cannot be used (another project's, or gone): a new one is opened.
     const overruled = !issue && choice.issueId !== null;
+    const joinsExisting = issue !== undefined;
     if (!issue) {
       issue = openIssue(opened, report, key.kind, signature);
       pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
       reason = NEW_ISSUE_REASON;
-    } else {
-      const joined = issue;
-      // A repeat's issue is one of its pool's candidates (grouping/repeats.ts).
-      const candidate =
-        assignment === null ? pool.candidates.find((c) => c.issueId === joined.id) : undefined;
-      if (candidate) widening.add(joined, signature, candidate);
-      else widening.now(joined, signature);
+    }
+    const joined = issue;
+    const candidate = pool.candidates.find((c) => c.issueId === joined.id);
+    if (joinsExisting) {
+      // A repeat's issue is one of its pool's candidates (grouping/repeats.ts): its widening waits.
+      if (assignment === null && candidate) widening.add(issue, signature, candidate);
+      else widening.now(issue, signature);
       if (issue.status === 'resolved') {
         // A new report on a resolved issue reopens it; an ignored one stays quiet.
         issue.status = 'open';
@@ -176,7 +177,6 @@ export async function groupReports(
       }
     }
     members.push(addReport(issue, report, reason));
-    const candidate = pool.candidates.find((c) => c.issueId === issue.id);
     if (candidate) {
       candidate.memberCount += 1;
       // A repeat's widening is deferred (the candidate's signature follows when settled), and

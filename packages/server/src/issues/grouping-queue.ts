@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import { UNROUTED_READ } from '../db/read-routing.js';
 import type { DB } from '../db/schema.js';
+import { iso } from '../db/wire-timestamp.js';
 import type { ReportToGroup } from './group-reports.js';
 import type { Placement } from './working-issue.js';
 
@@ -228,11 +229,10 @@ export async function placeWaitingReports(
     const rows = placements.map((p) => {
       const report = byId.get(p.reportId);
       if (!report) throw new Error(`Placed a report the batch did not read (${p.reportId}).`);
-      const at = report.created_at;
       return {
         report_id: p.reportId,
         project_id: report.project_id,
-        created_at: typeof at === 'string' ? at : at.toISOString(),
+        created_at: iso(report.created_at),
         issue_id: p.issueId,
         issue_reason: p.reason,
       };

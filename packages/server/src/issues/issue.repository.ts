@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { compiledShapes } from '../db/compiled-shapes.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { iso } from '../db/wire-timestamp.js';
 import { byCodePoint, withIssue } from '../reports/report.repository.js';
 import { countColumns, type OutcomeCounts } from './issue-counts.js';
 
@@ -373,13 +374,12 @@ export async function setReportIssue(
   issueId: string,
   reason: string,
 ): Promise<void> {
-  const at = report.created_at;
   await trx
     .insertInto('report_issues')
     .values({
       report_id: report.id,
       project_id: report.project_id,
-      created_at: typeof at === 'string' ? at : at.toISOString(),
+      created_at: iso(report.created_at),
       issue_id: issueId,
       issue_reason: reason,
     })

@@ -1,6 +1,5 @@
 import type { Outcome } from '@debrief/protocol';
-import { toDate } from '../db/schema.js';
-import { isStoredIsoText } from '../db/wire-timestamp.js';
+import { iso } from '../db/wire-timestamp.js';
 import type { IssueState } from './grouping.repository.js';
 import { countColumns, countsOfRow, type OutcomeCounts } from './issue-counts.js';
 import { parseSignature, type Signature } from './issue-grouping.js';
@@ -41,10 +40,6 @@ export interface WorkingIssue {
   sampleDetails: string;
   regressedAt: string | null;
 }
-
-/** ISO text of a stored time; SQLite's already is (parsing and printing it cost ~2 µs a report). */
-export const iso = (value: Date | string) =>
-  isStoredIsoText(value) ? value : toDate(value).toISOString();
 
 /**
  * The signature a kept row (stateOf) was made from, so that the next batch need not parse the
