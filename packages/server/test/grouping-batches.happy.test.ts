@@ -8,10 +8,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { type CorpusReport, loadCorpus } from '../scripts/grouping-evaluation.js';
-import { newId } from '../src/ids.js';
 import { groupBatch } from '../src/issues/group-batch.js';
 import { importReports } from '../src/reports/write-path/index.js';
-import { openTenantDatabase } from './seed.js';
+import { openTenantDatabase, reportRow } from './seed.js';
 
 /** The corpus's first reports, each sent 1 to 4 times in a row, a few of them again later. */
 function streamWithRuns(): CorpusReport[] {
@@ -29,20 +28,14 @@ async function groupedIn(dialect: (typeof DIALECTS)[number], batchSize: number) 
   closers.push(opened.close);
   const { db, tenant } = opened;
   const start = Date.parse('2026-11-01T00:00:00.000Z');
-  const rows = streamWithRuns().map((report, i) => {
-    const createdAt = new Date(start + i * 1000);
-    return {
-      id: newId(createdAt.getTime()),
-      projectId: tenant.projectId,
+  const rows = streamWithRuns().map((report, i) =>
+    reportRow(tenant.projectId, {
       outcome: report.outcome,
-      toolName: report.tool_name ?? null,
-      source: null,
+      at: new Date(start + i * 1000),
+      tool_name: report.tool_name,
       details: report.details,
-      metadata: null,
-      createdAt,
-      redactions: 0,
-    };
-  });
+    }),
+  );
   await db.transaction().execute((trx) => importReports(trx, dialect, rows));
   for (let round = 0; round < rows.length + 1; round += 1) {
     const result = await db

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import type { Tenant } from '../../../test/harness/test-server.js';
 import type { DB } from '../src/db/schema.js';
-import { newId } from '../src/ids.js';
 import { listWaitingReports, placeWaitingReports } from '../src/issues/grouping-queue.js';
 import { setReportIssue } from '../src/issues/issue.repository.js';
 import { importReports } from '../src/reports/write-path/index.js';
-import { openTenantDatabase } from './seed.js';
+import { openTenantDatabase, reportRow } from './seed.js';
 
 /**
  * The queue of waiting reports (migration 0019): a stored batch is one row; a grouper's batch
@@ -27,20 +26,14 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
 
   /** Stores `count` reports as one batch of the write path, `at` seconds into the day. */
   async function storeBatch(count: number, at: number): Promise<string[]> {
-    const rows = Array.from({ length: count }, (_, i) => {
-      const createdAt = new Date(Date.UTC(2026, 10, 27, 0, 0, at, i));
-      return {
-        id: newId(createdAt.getTime()),
-        projectId: t.projectId,
+    const rows = Array.from({ length: count }, (_, i) =>
+      reportRow(t.projectId, {
         outcome: 'failure',
-        toolName: 'search',
-        source: null,
+        at: new Date(Date.UTC(2026, 10, 27, 0, 0, at, i)),
+        tool_name: 'search',
         details: `timeout ${at}.${i}`,
-        metadata: null,
-        createdAt,
-        redactions: 0,
-      };
-    });
+      }),
+    );
     await db.transaction().execute((trx) => importReports(trx, dialect, rows));
     return rows.map((r) => r.id);
   }

@@ -5,7 +5,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
-import { importReports } from '../src/reports/write-path/index.js';
+import { importReports, type NewReport } from '../src/reports/write-path/index.js';
 
 /** Inserts a report with a chosen time, as if submitted then (for date-range tests). */
 export async function seedReport(
@@ -13,22 +13,38 @@ export async function seedReport(
   projectId: string,
   report: { outcome: string; at: string; tool_name?: string; source?: string; details?: string },
 ): Promise<string> {
-  const createdAt = new Date(report.at);
-  const id = newId(createdAt.getTime());
-  const row = {
-    id,
+  const row = reportRow(projectId, {
+    ...report,
+    at: new Date(report.at),
+    details: report.details ?? `${report.outcome} at ${report.at}`,
+  });
+  // As the submit path does: the report and its counters commit together.
+  await db.transaction().execute((trx) => importReports(trx, dialectOf(db), [row]));
+  return row.id;
+}
+
+/** A report's row as the write path stores it (importReports), with a UUIDv7 id of its time. */
+export function reportRow(
+  projectId: string,
+  report: {
+    outcome: string;
+    at: Date;
+    details: string;
+    tool_name?: string | null;
+    source?: string;
+  },
+): NewReport {
+  return {
+    id: newId(report.at.getTime()),
     projectId,
     outcome: report.outcome,
     toolName: report.tool_name ?? null,
     source: report.source ?? null,
-    details: report.details ?? `${report.outcome} at ${report.at}`,
+    details: report.details,
     metadata: null,
-    createdAt,
+    createdAt: report.at,
     redactions: 0,
   };
-  // As the submit path does: the report and its counters commit together.
-  await db.transaction().execute((trx) => importReports(trx, dialectOf(db), [row]));
-  return id;
 }
 
 function dialectOf(db: Kysely<DB>): 'sqlite' | 'postgres' {
