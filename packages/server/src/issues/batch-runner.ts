@@ -32,14 +32,17 @@ export function inProcessBatches(
 ): BatchRunner {
   const cache = new PoolCache();
   let fullScanAt = 0;
+  /** The last batch was whole: more reports are likely waiting. */
+  let whole = false;
   return {
     async group(limit, now) {
       const scan: WaitingScan = Date.now() >= fullScanAt ? 'all' : 'recent';
       // A read first, outside any transaction: a batch's transaction takes the lock every
       // grouper and triage share, and on SQLite the file's one write lock, which the report
       // writer then waits for (its busy handler sleeps a millisecond or more). On SQLite the
-      // writer groups arriving reports itself, so nearly every round here finds nothing.
-      if (!(await anyReportWaiting(db, dialect, scan))) {
+      // writer groups arriving reports itself, so nearly every round here finds nothing. After
+      // a whole batch (a backlog, or PostgreSQL under load) it would find some: not asked.
+      if (!whole && !(await anyReportWaiting(db, dialect, scan))) {
         if (scan === 'all') fullScanAt = Date.now() + fullScanMs;
         return { grouped: 0, changes: [], lastStoredAt: null };
       }
@@ -48,12 +51,14 @@ export function inProcessBatches(
           .transaction()
           .execute((trx) => groupBatch(trx, dialect, limit, now, DEFAULT_ENGINE, cache, scan));
         cache.committed();
+        whole = result.grouped >= limit;
         // The oldest waiting reports were in this batch: the next full scan can wait. (None
         // grouped: another instance held the lock, and the next round scans all again.)
         if (scan === 'all' && result.grouped > 0) fullScanAt = Date.now() + fullScanMs;
         return result;
       } catch (error) {
         cache.forget();
+        whole = false;
         throw error;
       }
     },

@@ -13,7 +13,6 @@ import {
   advanceGroupingProgress,
   insertIssues,
   lockGroupingProgress,
-  tuneGroupingTransaction,
   updateGroupedIssues,
 } from './grouping.repository.js';
 import {
@@ -70,9 +69,8 @@ export async function groupBatch(
   scan: WaitingScan = 'all',
 ): Promise<BatchResult> {
   const none: BatchResult = { grouped: 0, changes: [], lastStoredAt: null };
-  const progress = await lockGroupingProgress(trx, dialect, { wait: false });
+  const progress = await lockGroupingProgress(trx, dialect, { wait: false, tune: true });
   if (!progress) return none;
-  await tuneGroupingTransaction(trx, dialect);
   const { reports, take } = await listWaitingReports(trx, dialect, limit, scan);
   if (reports.length === 0) {
     // Nothing waits, or the queued reports were all moved by hand meanwhile: their rows go.

@@ -9,26 +9,8 @@ import { countColumns, type OutcomeCounts } from './issue-counts.js';
  */
 
 /**
- * Locks the progress row for the transaction, so that one grouper (of any instance) works at a
- * time and triage waits for it. On PostgreSQL the grouper skips the round when another holds
- * it (`skip locked`: undefined), triage waits (`wait: true`). SQLite transactions begin
- * IMMEDIATE (db/database.ts), which already excludes every other writer of the main connection.
- */
-export async function lockGroupingProgress(
-  trx: Kysely<DB>,
-  dialect: Dialect,
-  { wait }: { wait: boolean },
-) {
-  const lock =
-    dialect === 'postgres' ? (wait ? sql`for update` : sql`for update skip locked`) : sql``;
-  const result = await sql<{ grouped_count: number | string; issues_version: number | string }>`
-    select grouped_count, issues_version from grouping_progress where id = 'default' ${lock}
-  `.execute(trx);
-  return result.rows[0];
-}
-
-/**
- * Settings of a grouper's batch transaction on PostgreSQL, local to it (SQLite: nothing).
+ * Settings of a grouper's batch transaction on PostgreSQL, local to it (SQLite: nothing). A
+ * batch applies them with its lock (lockGroupingProgress `tune`); this, alone.
  *
  * - Plans by the batch, not by the table: no hash or merge join, no parallel workers. Every
  *   statement of a batch touches its thousand reports through their keys (the queue's rows in
@@ -48,11 +30,35 @@ export async function lockGroupingProgress(
  */
 export async function tuneGroupingTransaction(trx: Kysely<DB>, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;
-  await sql`
-    select set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
-      set_config('max_parallel_workers_per_gather', '0', true),
-      set_config('synchronous_commit', 'off', true)
+  await sql`select ${BATCH_SETTINGS}`.execute(trx);
+}
+
+const BATCH_SETTINGS = sql`set_config('enable_hashjoin', 'off', true),
+  set_config('enable_mergejoin', 'off', true),
+  set_config('max_parallel_workers_per_gather', '0', true),
+  set_config('synchronous_commit', 'off', true)`;
+
+/**
+ * Locks the progress row for the transaction, so that one grouper (of any instance) works at a
+ * time and triage waits for it. On PostgreSQL the grouper skips the round when another holds
+ * it (`skip locked`: undefined), triage waits (`wait: true`). SQLite transactions begin
+ * IMMEDIATE (db/database.ts), which already excludes every other writer of the main connection.
+ * With `tune`, the same statement applies a grouper's batch settings (tuneGroupingTransaction):
+ * a round trip less a batch.
+ */
+export async function lockGroupingProgress(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  { wait, tune = false }: { wait: boolean; tune?: boolean },
+) {
+  const postgres = dialect === 'postgres';
+  const lock = postgres ? (wait ? sql`for update` : sql`for update skip locked`) : sql``;
+  const settings = postgres && tune ? sql`, ${BATCH_SETTINGS}` : sql``;
+  const result = await sql<{ grouped_count: number | string; issues_version: number | string }>`
+    select grouped_count, issues_version ${settings} from grouping_progress where id = 'default'
+    ${lock}
   `.execute(trx);
+  return result.rows[0];
 }
 
 /**
