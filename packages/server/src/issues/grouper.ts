@@ -50,17 +50,19 @@ export interface GrouperDeps {
  * only what it leaves; its batch holds SQLite's one write lock, which the writer waits for, so
  * it stays short.
  *
- * PostgreSQL takes 1,000 a batch and polls every 500 ms: under the bench's ingest a round at
- * 250 ms found ~750 reports, a batch of 500 and one of 250, each with its fixed cost.
- * Interleaved A/B (bench/ab-ingest.ts, 4 rounds, 2026-11-26): ingest beside grouping 3,557 →
- * 3,720 req/s (4,223 without), reports waiting up to ~0.8 s for their issue instead of ~0.4
- * (issue 18 allows 2 s); a batch holds the lock ~70 ms, which triage may wait. A placement
- * inserts the report's row of `report_issues` (grouping-queue.ts, migration 0019): ~9 µs of
- * PostgreSQL's time a report, where updating the report's own row cost ~63 and updating a row
- * of `report_issues` the write path had inserted ~57 (pg_stat_statements under the bench's
- * ingest at 3,000 req/s); reading the batch ~10.
+ * PostgreSQL takes 2,000 a batch and polls every 500 ms: under the bench's saturating ingest a
+ * round finds ~2,000 reports, one batch instead of two, each with its fixed cost (~8 round trips,
+ * a plan each; in 20,000 grouped in batches of 1,000 or 2,000, medians of 6 rounds, PostgreSQL's
+ * statements took 11.3 or 9.6 µs a report). Polled every 250 ms with batches of 500, a round
+ * found ~750 reports, a batch of 500 and one of 250 (A/B, 4 rounds, 2026-11-26: ingest beside
+ * grouping 3,557 -> 3,720 req/s with 1,000 every 500 ms, 4,223 without). Reports wait up to ~0.8 s
+ * for their issue (issue 18 allows 2 s); a batch holds the lock ~100-150 ms under that load,
+ * which a triage action may wait. A placement inserts the report's row of `report_issues`
+ * (grouping-queue.ts, migration 0019): ~6 µs of PostgreSQL's time a report, where updating the
+ * report's own row cost ~63 and updating a row of `report_issues` the write path had inserted
+ * ~57 (pg_stat_statements under the bench's ingest at 3,000 req/s); reading the batch ~5.
  */
-const BATCH_SIZE: Readonly<Record<Dialect, number>> = { postgres: 1000, sqlite: 100 };
+const BATCH_SIZE: Readonly<Record<Dialect, number>> = { postgres: 2000, sqlite: 100 };
 const INTERVAL_MS: Readonly<Record<Dialect, number>> = { postgres: 500, sqlite: 250 };
 const MAX_BACKOFF_MS = 30_000;
 /**
