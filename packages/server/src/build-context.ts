@@ -56,7 +56,11 @@ export async function buildContext(
     // The writer groups the reports it moves into `reports` (SQLite file); what it announces
     // goes out through the grouper, made below, as the grouper's own announcements do.
     let announce: Grouper['announce'] = async () => {};
+    // The other writers hand what they store to the grouper, made below, so that it need not
+    // read the reports back (issues/stored-inputs.ts).
+    let handOver: Grouper['stored'] = () => {};
     const reportWriter = createReportWriter(database, config, {
+      onStored: config.issueGrouping ? (reports) => handOver(reports) : undefined,
       grouping: config.issueGrouping
         ? {
             announce: (changes) => void announce(changes),
@@ -113,6 +117,7 @@ export async function buildContext(
       batches: groupingThread ?? undefined,
     });
     announce = (changes) => grouper.announce(changes);
+    handOver = (reports) => grouper.stored(reports);
     if (config.issueGrouping) grouper.start();
     return {
       config,

@@ -3,12 +3,16 @@
  * before them: the same signature without asking the engine, and a repeat's widening of its
  * issue deferred, a run of them widening it once. Neither may change what is stored: the
  * corpus, with runs of repeats, grouped in one batch, in batches of 7 and report by report,
- * leaves the same issues (signature, counts, title) and the same placements, on both dialects.
+ * leaves the same issues (signature, counts, title) and the same placements, on both dialects;
+ * and so does the server's runner, handed the reports as the write path stored them instead of
+ * reading them back (stored-inputs.ts).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { type CorpusReport, loadCorpus } from '../scripts/grouping-evaluation.js';
+import { inProcessBatches } from '../src/issues/batch-runner.js';
 import { groupBatch } from '../src/issues/group-batch.js';
+import { storedInputOf } from '../src/issues/stored-inputs.js';
 import { importReports } from '../src/reports/write-path/index.js';
 import { openTenantDatabase, reportRow } from './seed.js';
 
@@ -23,7 +27,11 @@ function streamWithRuns(): CorpusReport[] {
   return stream;
 }
 
-async function groupedIn(dialect: (typeof DIALECTS)[number], batchSize: number) {
+async function groupedIn(
+  dialect: (typeof DIALECTS)[number],
+  batchSize: number,
+  { handOver = false } = {},
+) {
   const opened = await openTenantDatabase(dialect);
   closers.push(opened.close);
   const { db, tenant } = opened;
@@ -37,10 +45,16 @@ async function groupedIn(dialect: (typeof DIALECTS)[number], batchSize: number) 
     }),
   );
   await db.transaction().execute((trx) => importReports(trx, dialect, rows));
+  const now = new Date(start + 10_000_000);
+  // As the server's grouper runs: a runner that keeps its pools, handed what the write path
+  // stored (stored-inputs.ts), the first batch reading back, the others not.
+  const runner = inProcessBatches(db, dialect);
+  let handed = rows.map(storedInputOf);
   for (let round = 0; round < rows.length + 1; round += 1) {
-    const result = await db
-      .transaction()
-      .execute((trx) => groupBatch(trx, dialect, batchSize, new Date(start + 10_000_000)));
+    const result = handOver
+      ? await runner.group(batchSize, now, handed)
+      : await db.transaction().execute((trx) => groupBatch(trx, dialect, batchSize, now));
+    handed = [];
     if (result.grouped === 0) break;
   }
   const placed = await db
@@ -89,6 +103,10 @@ describe.each(DIALECTS)('grouping on %s', (dialect) => {
     for (const size of [7, 1]) {
       const { repeats: __, ...again } = await groupedIn(dialect, size);
       expect(again).toEqual(stored);
+    }
+    for (const size of [1000, 7]) {
+      const { repeats: __, ...handed } = await groupedIn(dialect, size, { handOver: true });
+      expect(handed).toEqual(stored);
     }
   }, 60_000);
 });

@@ -3,15 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import type { Tenant } from '../../../test/harness/test-server.js';
 import type { DB } from '../src/db/schema.js';
+import { iso } from '../src/db/wire-timestamp.js';
+import { inProcessBatches } from '../src/issues/batch-runner.js';
+import { bumpIssuesVersion, lockGroupingProgress } from '../src/issues/grouping.repository.js';
 import { listWaitingReports, placeWaitingReports } from '../src/issues/grouping-queue.js';
 import { setReportIssue } from '../src/issues/issue.repository.js';
-import { importReports } from '../src/reports/write-path/index.js';
+import { KnownInputs, storedInputOf } from '../src/issues/stored-inputs.js';
+import { importReports, type NewReport } from '../src/reports/write-path/index.js';
 import { openTenantDatabase, reportRow } from './seed.js';
 
 /**
  * The queue of waiting reports (migration 0019): a stored batch is one row; a grouper's batch
  * takes whole rows in order and splits the one it ends in; a report placed by hand meanwhile is
- * skipped, so every report is placed once.
+ * skipped, so every report is placed once. Reports the write path handed over
+ * (stored-inputs.ts) are taken as given, while the grouper may trust them.
  */
 describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
   let setup: Awaited<ReturnType<typeof openTenantDatabase>>;
@@ -100,6 +105,107 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     expect(await queued()).toEqual(ids.slice(140).map((id) => [id]));
     expect(await groupBatch(140, 'i'.repeat(32))).toEqual(ids.slice(140));
     expect(await queued()).toEqual([]);
+  });
+
+  /** A report stored `ms` milliseconds into a minute of the day, its details naming it. */
+  const rowAt = (minute: number, ms: number) =>
+    reportRow(t.projectId, {
+      outcome: 'failure',
+      at: new Date(Date.UTC(2026, 10, 27, 1, minute, 0, ms)),
+      tool_name: 'search',
+      details: `stored ${ms}`,
+    });
+  const store = (rows: NewReport[]) =>
+    db.transaction().execute((trx) => importReports(trx, dialect, rows));
+  const issueOf = async (id: string) =>
+    (
+      await db
+        .selectFrom('report_issues')
+        .select('issue_id')
+        .where('report_id', '=', id)
+        .executeTakeFirst()
+    )?.issue_id;
+
+  it('takes the reports handed over as given and reads back the others, in report order', async () => {
+    // Two batches committed while both were in flight: their times interleave.
+    const first = [rowAt(1, 0), rowAt(1, 2), rowAt(1, 4)];
+    const second = [rowAt(1, 1), rowAt(1, 3)];
+    await store(first);
+    await store(second);
+    const inputs = new KnownInputs();
+    // Handed over with other details than stored, to tell which was used; one never was.
+    const handOver = (rows: NewReport[]) =>
+      inputs.add(rows.map((r) => storedInputOf({ ...r, details: `handed ${r.details}` })));
+    handOver([...first, second[0]!]);
+    const read = (trusted: boolean) =>
+      db.transaction().execute(async (trx) => {
+        const { reports } = await listWaitingReports(trx, dialect, 100, 'all', {
+          inputs,
+          trusted,
+        });
+        return reports;
+      });
+
+    const given = await read(true);
+    expect(given.map((r) => r.details)).toEqual([
+      'handed stored 0',
+      'handed stored 1',
+      'handed stored 2',
+      'stored 3',
+      'handed stored 4',
+    ]);
+    expect(given.map((r) => iso(r.created_at))).toEqual(
+      [0, 1, 2, 3, 4].map((ms) => rowAt(1, ms).createdAt.toISOString()),
+    );
+    expect(given.map((r) => r.id)).toEqual(
+      [first[0], second[0], first[1], second[1], first[2]].map((r) => r!.id),
+    );
+    // Taken off as read. Not trusted (someone else wrote issues meanwhile), they are read back.
+    expect(inputs.size).toBe(0);
+    handOver(first);
+    expect((await read(false)).map((r) => r.details)).toEqual(
+      [0, 1, 2, 3, 4].map((ms) => `stored ${ms}`),
+    );
+    expect(inputs.size).toBe(0);
+    await groupBatch(100, 'i'.repeat(32));
+  });
+
+  it('trusts what was handed over only while no one else wrote issues: a report moved by hand is placed once', async () => {
+    const batches = inProcessBatches(db, dialect);
+    const rows = [0, 1, 2, 3].map((ms) => rowAt(2, ms));
+    await store(rows);
+    // A runner's first batch has no version of its own to compare: it reads back.
+    expect((await batches.group(2, new Date(), rows.map(storedInputOf))).grouped).toBe(2);
+    // Moved by hand while waiting, as triage.service.ts moves it: under the progress row's
+    // lock, writing issues (and so their version).
+    const moved = rows[3]!;
+    await db.transaction().execute(async (trx) => {
+      await lockGroupingProgress(trx, dialect, { wait: true });
+      await setReportIssue(
+        trx,
+        { id: moved.id, project_id: moved.projectId, created_at: moved.createdAt.toISOString() },
+        'm'.repeat(32),
+        'moved by hand',
+      );
+      await bumpIssuesVersion(trx);
+    });
+    // Trusted, its input would be placed again (the plain insert fails on its key).
+    expect((await batches.group(100, new Date())).grouped).toBe(1);
+    expect(await issueOf(moved.id)).toBe('m'.repeat(32));
+    expect(await issueOf(rows[2]!.id)).toMatch(/^[0-9a-f]{32}$/);
+    expect(await queued()).toEqual([]);
+    // Its own last batch left the version: what it is handed now is trusted.
+    const later = [rowAt(2, 10), rowAt(2, 11)];
+    await store(later);
+    const handed = later.map((r) => storedInputOf({ ...r, details: 'a distinct failure text' }));
+    expect((await batches.group(100, new Date(), handed)).grouped).toBe(2);
+    const title = await db
+      .selectFrom('report_issues')
+      .innerJoin('issues', 'issues.id', 'report_issues.issue_id')
+      .select('issues.title')
+      .where('report_issues.report_id', '=', later[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(title.title).toContain('distinct failure');
   });
 
   it('ends a batch exactly at a row boundary without splitting it', async () => {

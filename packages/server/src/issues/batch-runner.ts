@@ -4,11 +4,16 @@ import type { DB } from '../db/schema.js';
 import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
 import { anyReportWaiting, type WaitingScan } from './grouping-queue.js';
 import { PoolCache } from './pool-cache.js';
+import { KnownInputs, type StoredInput } from './stored-inputs.js';
 
 /** Where the grouper's batches run: in this thread, or in a thread of their own. */
 export interface BatchRunner {
-  /** Groups the next `limit` reports in one transaction (group-batch.ts); what it changed. */
-  group(limit: number, now: Date): Promise<BatchResult>;
+  /**
+   * Groups the next `limit` reports in one transaction (group-batch.ts); what it changed.
+   * `stored`: reports the write path stored since the last call, whose input the batches then
+   * need not read back (stored-inputs.ts).
+   */
+  group(limit: number, now: Date, stored?: readonly StoredInput[]): Promise<BatchResult>;
   close(): Promise<void>;
 }
 
@@ -31,11 +36,13 @@ export function inProcessBatches(
   { fullScanMs = FULL_SCAN_MS }: { fullScanMs?: number } = {},
 ): BatchRunner {
   const cache = new PoolCache();
+  const known = new KnownInputs();
   let fullScanAt = 0;
   /** The last batch was whole: more reports are likely waiting. */
   let whole = false;
   return {
-    async group(limit, now) {
+    async group(limit, now, stored = []) {
+      known.add(stored);
       const scan: WaitingScan = Date.now() >= fullScanAt ? 'all' : 'recent';
       // A read first, outside any transaction: a batch's transaction takes the lock every
       // grouper and triage share, and on SQLite the file's one write lock, which the report
@@ -49,7 +56,9 @@ export function inProcessBatches(
       try {
         const result = await db
           .transaction()
-          .execute((trx) => groupBatch(trx, dialect, limit, now, DEFAULT_ENGINE, cache, scan));
+          .execute((trx) =>
+            groupBatch(trx, dialect, limit, now, DEFAULT_ENGINE, cache, scan, known),
+          );
         cache.committed();
         whole = result.grouped >= limit;
         // The oldest waiting reports were in this batch: the next full scan can wait. (None

@@ -22,6 +22,7 @@ import {
   type WaitingScan,
 } from './grouping-queue.js';
 import { PoolCache } from './pool-cache.js';
+import type { KnownInputs } from './stored-inputs.js';
 
 /**
  * The two ways reports get their issue, each in the caller's transaction and under the progress
@@ -57,7 +58,8 @@ export interface BatchResult {
  * `scan`: grouping-queue.ts WaitingScan): all or nothing with the caller's transaction, so
  * a crash (kill -9) leaves every report either grouped once or still to group. Nothing grouped
  * when another instance holds the lock. With a `cache`, the caller tells it whether the
- * transaction committed (pool-cache.ts).
+ * transaction committed (pool-cache.ts); with `known`, the reports the write path handed over
+ * are grouped without being read back (stored-inputs.ts).
  */
 export async function groupBatch(
   trx: Kysely<DB>,
@@ -67,17 +69,19 @@ export async function groupBatch(
   engine: GroupingEngine = DEFAULT_ENGINE,
   cache?: PoolCache,
   scan: WaitingScan = 'all',
+  known?: KnownInputs,
 ): Promise<BatchResult> {
   const none: BatchResult = { grouped: 0, changes: [], lastStoredAt: null };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false, tune: true });
   if (!progress) return none;
-  const { reports, take } = await listWaitingReports(trx, dialect, limit, scan);
+  const version = Number(progress.issues_version);
+  const handed = known && { inputs: known, trusted: cache?.unchangedAt(version) ?? false };
+  const { reports, take } = await listWaitingReports(trx, dialect, limit, scan, handed);
   if (reports.length === 0) {
     // Nothing waits, or the queued reports were all moved by hand meanwhile: their rows go.
     await placeWaitingReports(trx, dialect, [], [], take);
     return none;
   }
-  const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, reports, version, now, engine, cache);
   await writeGrouped(trx, dialect, grouped, now);
   await placeWaitingReports(trx, dialect, grouped.members, reports, take);

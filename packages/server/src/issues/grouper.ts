@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventBus } from '../realtime/event-bus.js';
+import type { NewReport } from '../reports/write-path/index.js';
 import { type BatchRunner, inProcessBatches } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
 import { listIssueRowsByIds } from './issue.repository.js';
 import { toIssueSummary } from './issue-wire.js';
+import { type StoredInput, storedInputOf } from './stored-inputs.js';
 
 export interface GrouperOptions {
   /**
@@ -60,11 +62,14 @@ export interface GrouperDeps {
  * which a triage action may wait. A placement inserts the report's row of `report_issues`
  * (grouping-queue.ts, migration 0019): ~6 µs of PostgreSQL's time a report, where updating the
  * report's own row cost ~63 and updating a row of `report_issues` the write path had inserted
- * ~57 (pg_stat_statements under the bench's ingest at 3,000 req/s); reading the batch ~5.
+ * ~57 (pg_stat_statements under the bench's ingest at 3,000 req/s); reading the batch back ~5,
+ * which the write path's hand-over spares (stored-inputs.ts).
  */
 const BATCH_SIZE: Readonly<Record<Dialect, number>> = { postgres: 2000, sqlite: 100 };
 const INTERVAL_MS: Readonly<Record<Dialect, number>> = { postgres: 500, sqlite: 250 };
 const MAX_BACKOFF_MS = 30_000;
+/** Stored reports kept for the next round at most (Grouper.stored). */
+const MAX_HANDED = 20_000;
 /**
  * After a whole batch the grouper pauses as long as the batch took (half the time), or a third
  * of that (three quarters) while the reports it grouped had waited longer than this: issue 18
@@ -76,8 +81,9 @@ const CATCH_UP_PAUSE = 1 / 3;
 /**
  * The background grouper (issue 18). On a SQLite file the report writer groups reports as it
  * stores them (group-batch.ts createArrivalGrouper) and this groups only what it leaves (an
- * upgraded database's reports, a chunk whose grouping failed); on PostgreSQL it groups all.
- * Off the request path, it places every report in an issue,
+ * upgraded database's reports, a chunk whose grouping failed); on PostgreSQL it groups all,
+ * from what the write path hands it as each batch commits (stored()), reading back only what it
+ * was not handed. Off the request path, it places every report in an issue,
  * in report order, a batch per transaction (group-batch.ts), where `batches` runs them (the
  * server: a thread of their own). It polls every `intervalMs`, and while whole batches wait it
  * goes on after a pause as long as the last round, or a third of it while the reports it
@@ -97,6 +103,8 @@ export class Grouper {
   private wakeUp: (() => void) | null = null;
   /** How long the last report of the last batch had waited for its issue. */
   private lastWaitMs = 0;
+  /** Reports the write path stored since the last round, for the next batch (stored()). */
+  private handed: StoredInput[] = [];
 
   constructor(
     private readonly deps: GrouperDeps,
@@ -137,12 +145,25 @@ export class Grouper {
   }
 
   /**
+   * Told of reports the write path stored (its batch committed): the next round hands their
+   * input to the batches, which then need not read them back (stored-inputs.ts). Cheap on the
+   * event loop: a tuple each, posted with the round's request. Bounded: while rounds fail, the
+   * oldest go, and are read back when grouped.
+   */
+  stored(reports: readonly NewReport[]): void {
+    for (const report of reports) this.handed.push(storedInputOf(report));
+    if (this.handed.length > MAX_HANDED) this.handed.splice(0, this.handed.length - MAX_HANDED);
+  }
+
+  /**
    * Groups one batch and announces its new and regressed issues; returns how many reports it
    * placed (0: none waiting, or another instance holds the lock).
    */
   async runOnce(): Promise<number> {
     await this.deps.readBarrier?.();
-    const result = await this.batches.group(this.batchSize, new Date());
+    const handed = this.handed;
+    this.handed = [];
+    const result = await this.batches.group(this.batchSize, new Date(), handed);
     this.lastWaitMs =
       result.lastStoredAt === null ? 0 : Date.now() - Date.parse(result.lastStoredAt);
     if (result.changes.length > 0) await this.announce(result.changes);

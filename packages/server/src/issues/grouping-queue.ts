@@ -4,6 +4,7 @@ import { UNROUTED_READ } from '../db/read-routing.js';
 import type { DB } from '../db/schema.js';
 import { iso } from '../db/wire-timestamp.js';
 import type { ReportToGroup } from './group-reports.js';
+import type { KnownInputs } from './stored-inputs.js';
 import type { Placement } from './working-issue.js';
 
 /**
@@ -76,16 +77,29 @@ export interface QueueTake {
 }
 
 /**
+ * What the write path handed a grouper of the reports it stored (stored-inputs.ts), and whether
+ * the queued reports among them may be grouped from it as they are: only while nothing but this
+ * grouper has written issues since its last batch (pool-cache.ts PoolCache.unchangedAt). Triage
+ * is the one other writer that places a queued report (a move by hand), and it writes issues.
+ */
+export interface HandedOver {
+  inputs: KnownInputs;
+  trusted: boolean;
+}
+
+/**
  * The next `limit` waiting reports (fewer if the queue holds fewer), in report order, within
  * `scan`, and what reading them takes off the queue (placeWaitingReports consumes it): the
  * queue's rows in their order (a walk of its index from the start, or from the bound of a
- * `recent` scan), then the reports by key, those already placed (moved by hand) left out.
+ * `recent` scan), then the reports: those `handed` over as they are, the others read by key,
+ * those already placed (moved by hand) left out.
  */
 export async function listWaitingReports(
   trx: Kysely<DB>,
   dialect: Dialect,
   limit: number,
   scan: WaitingScan,
+  handed?: HandedOver,
 ) {
   const take: QueueTake = { done: [], rest: null };
   const ids: string[] = [];
@@ -121,6 +135,43 @@ export async function listWaitingReports(
     after = rows[rows.length - 1]!;
   }
   if (ids.length === 0) return { reports: [], take };
+  if (!handed) return { reports: await readWaitingReports(trx, dialect, ids), take };
+  const given: WaitingReport[] = [];
+  const unknown: string[] = [];
+  for (const id of ids) {
+    // Taken off whether used or not: grouped by this batch either way, if it commits.
+    const input = handed.inputs.take(id);
+    if (input && handed.trusted) given.push(input);
+    else unknown.push(id);
+  }
+  const read = unknown.length > 0 ? await readWaitingReports(trx, dialect, unknown) : [];
+  if (given.length === 0) return { reports: read, take };
+  return { reports: inReportOrder(read.length > 0 ? given.concat(read) : given), take };
+}
+
+/** `reports` sorted as `order by created_at, id` sorts them (ids are lowercase hex). */
+function inReportOrder(reports: WaitingReport[]): WaitingReport[] {
+  const keyed = reports.map((report) => ({ time: iso(report.created_at), report }));
+  keyed.sort((a, b) =>
+    a.time < b.time
+      ? -1
+      : a.time > b.time
+        ? 1
+        : a.report.id < b.report.id
+          ? -1
+          : a.report.id > b.report.id
+            ? 1
+            : 0,
+  );
+  return keyed.map(({ report }) => report);
+}
+
+/** The stored reports `ids` names, without those placed already, in report order. */
+async function readWaitingReports(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  ids: readonly string[],
+): Promise<WaitingReport[]> {
   // Driven by the ids, a key lookup each: on PostgreSQL `unnest` of one array parameter, one
   // text whatever the count (`id = any($1)` let the planner scan all of `reports` at 20,000
   // reports: grouping-plans.happy.test.ts); SQLite has no arrays, a list.
@@ -137,7 +188,7 @@ export async function listWaitingReports(
       ${dialect === 'postgres' ? sql`` : sql`and reports.id in (${sql.join(ids)})`}
     order by reports.created_at, reports.id
   `.execute(trx);
-  return { reports, take };
+  return reports;
 }
 
 /**

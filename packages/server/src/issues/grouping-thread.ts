@@ -3,10 +3,11 @@ import { errorWithCode } from '../errors/storage-fault.js';
 import { startWorker } from '../start-worker.js';
 import type { BatchRunner } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
+import type { StoredInput } from './stored-inputs.js';
 
 /** What the server's thread posts to the grouping thread. */
 export type ToGroupingThread =
-  | { type: 'group'; id: number; limit: number; now: string }
+  | { type: 'group'; id: number; limit: number; now: string; stored: readonly StoredInput[] }
   | { type: 'close' };
 
 /** What the grouping thread answers. */
@@ -79,11 +80,17 @@ export function startGroupingThread(
   return {
     /** Resolves once the thread has its connection; rejects with why it could not. */
     ready: () => ready,
-    group(limit, now) {
+    group(limit, now, stored = []) {
       worker ??= spawn();
       const thread = worker;
       const id = ++nextId;
-      const message: ToGroupingThread = { type: 'group', id, limit, now: now.toISOString() };
+      const message: ToGroupingThread = {
+        type: 'group',
+        id,
+        limit,
+        now: now.toISOString(),
+        stored,
+      };
       return new Promise<BatchResult>((resolve, reject) => {
         waitingOn.get(thread)?.set(id, { resolve, reject });
         thread.postMessage(message);

@@ -34,7 +34,7 @@ port.on('message', async (message: ToGroupingThread) => {
   }
   let reply: FromGroupingThread;
   try {
-    const result = await batches.group(message.limit, new Date(message.now));
+    const result = await batches.group(message.limit, new Date(message.now), message.stored);
     reply = { type: 'grouped', id: message.id, result };
   } catch (error) {
     reply = {

@@ -36,6 +36,14 @@ export class PoolCache {
   readonly #pools = new Map<string, Pool>();
   #staged: { version: number; pools: Map<string, Pool> } | null = null;
 
+  /**
+   * Whether the database holds `version` as this cache's last committed batch left it: no one
+   * else (triage, another instance's grouper) has written issues or placed a report since.
+   */
+  unchangedAt(version: number): boolean {
+    return version === this.#version;
+  }
+
   /** The pools kept, if the database holds `version` as this cache left it; else none. */
   take(version: number): ReadonlyMap<string, Pool> {
     if (version !== this.#version) this.forget();

@@ -3,7 +3,12 @@ import type { DB } from '../../db/schema.js';
 import type { StorageDefaults } from '../../limits/storage-limits.js';
 import type { Statement, StatementDialect } from './batch-statements.js';
 import { type Row, runAsync, storeBatchSteps } from './batch-steps.js';
-import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
+import type {
+  NewReport,
+  ReportSubmission,
+  ReportWriter,
+  SubmissionOutcome,
+} from './report-writer.js';
 
 /** Submissions one transaction takes at most: bounds its statements and how long it holds locks. */
 export const MAX_BATCH = 500;
@@ -31,6 +36,8 @@ export interface GroupCommitOptions {
   defaults: StorageDefaults;
   /** Told the size of every batch that committed (tests: batches are shared). */
   onCommit?: (size: number) => void;
+  /** Told the reports every committed batch stored, in order (the grouper's: issues/stored-inputs.ts). */
+  onStored?: (reports: readonly NewReport[]) => void;
 }
 
 /**
@@ -46,7 +53,7 @@ export interface GroupCommitOptions {
  */
 export function createGroupCommitWriter(
   db: Kysely<DB>,
-  { dialect, defaults, onCommit }: GroupCommitOptions,
+  { dialect, defaults, onCommit, onStored }: GroupCommitOptions,
 ): ReportWriter {
   let queue: Pending[] = [];
   let inFlight = 0;
@@ -89,10 +96,29 @@ export function createGroupCommitWriter(
     return turn;
   }
 
+  /**
+   * A committed batch's outcomes, what it stored told to `onStored`. Never throws: the batch is
+   * committed, and trying its submissions again would store them twice.
+   */
+  function committed(batch: Pending[], outcomes: SubmissionOutcome[]): SubmissionOutcome[] {
+    onCommit?.(batch.length);
+    if (!onStored) return outcomes;
+    const reports: NewReport[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.status === 'stored')
+        reports.push({ ...batch[i]!.submission.report, projectId: outcome.projectId });
+    }
+    try {
+      if (reports.length > 0) onStored(reports);
+    } catch {
+      // A hand-over is a saving: the grouper reads back what it was not handed.
+    }
+    return outcomes;
+  }
+
   async function settle(batch: Pending[]): Promise<Settled[]> {
     try {
-      const outcomes = await store(batch.map((p) => p.submission));
-      onCommit?.(batch.length);
+      const outcomes = committed(batch, await store(batch.map((p) => p.submission)));
       return outcomes.map((outcome) => ({ ok: true, outcome }));
     } catch (error) {
       if (batch.length === 1) return [{ ok: false, error }];
@@ -101,8 +127,7 @@ export function createGroupCommitWriter(
     const results: Settled[] = [];
     for (const p of batch) {
       try {
-        const [outcome] = await store([p.submission]);
-        onCommit?.(1);
+        const [outcome] = committed([p], await store([p.submission]));
         results.push({ ok: true, outcome: outcome! });
       } catch (error) {
         results.push({ ok: false, error });

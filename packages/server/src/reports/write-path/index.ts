@@ -30,6 +30,12 @@ export interface ReportWriterOptions {
   /** Told the size of each batch the Kysely back end commits (tests: batches are shared). */
   onCommit?: (size: number) => void;
   /**
+   * Told the reports each batch of the Kysely back end stored, once committed: the background
+   * grouper groups them from this instead of reading them back (issues/stored-inputs.ts). The
+   * SQLite file's writer groups its reports itself (`grouping`).
+   */
+  onStored?: (reports: readonly NewReport[]) => void;
+  /**
    * Given when the writer should give reports their issue as it stores them (ISSUE_GROUPING):
    * told what grouping did. The SQLite file's writer does; the others leave reports to the
    * background grouper (issues/grouper.ts), which also groups what the writer could not.
@@ -71,6 +77,7 @@ export function createReportWriter(
     dialect: database.dialect,
     defaults,
     onCommit: options.onCommit,
+    onStored: options.onStored,
   });
 }
 

@@ -1,0 +1,100 @@
+import type { NewReport } from '../reports/write-path/index.js';
+import type { ReportToGroup } from './group-reports.js';
+
+/**
+ * What grouping reads of a report, handed over by the write path once the report's batch has
+ * committed (reports/write-path/group-commit-writer.ts `onStored`), so that the grouper need not
+ * read it back from `reports`: [id, project, outcome, tool, details, stored at (ms)]. A tuple of
+ * plain values, cheap to post to the grouping thread.
+ *
+ * Why: reading a batch back cost PostgreSQL ~5 µs a report (a key lookup in `reports` and in
+ * `report_issues` each, the wide row fetched, the sort) and the grouping thread ~5 more
+ * (node-postgres building rows, the timestamps, the garbage): 20,000 grouped 2,000 a batch, medians
+ * of 6 rounds, the thread 8.6–10.8 → 3.3–3.7 µs a report, PostgreSQL's processes 15.5–17.5 → 9–10.5.
+ */
+export type StoredInput = readonly [
+  id: string,
+  projectId: string,
+  outcome: string,
+  toolName: string | null,
+  details: string,
+  createdAtMs: number,
+];
+
+export function storedInputOf(report: NewReport): StoredInput {
+  return [
+    report.id,
+    report.projectId,
+    report.outcome,
+    report.toolName,
+    report.details,
+    report.createdAt.getTime(),
+  ];
+}
+
+/**
+ * Inputs kept at most, their details' characters, and how much older than the newest one they
+ * may be: the reports another instance groups, or that this one grouped before their input
+ * came, are never taken here. One that goes is read back if it still waits.
+ */
+const MAX_INPUTS = 20_000;
+const MAX_DETAILS_CHARS = 8_000_000;
+const MAX_AGE_MS = 60_000;
+
+/**
+ * The inputs a grouper was handed and has not grouped yet, by report id, oldest first; the
+ * oldest go past the bounds. One per batch runner (batch-runner.ts), read by the queue's read
+ * (grouping-queue.ts listWaitingReports), which takes each report it reaches off, used or not.
+ *
+ * Exact: a report's input never changes once stored (reports are written once, never updated
+ * or deleted), and the values are the ones its row was written from: the timestamp as the
+ * write path wrote it, to the millisecond, which is how the grouper reads any timestamp
+ * (db/pg-pool.ts). Whether a queued report may still be placed without asking `report_issues`
+ * is the caller's to say (pool-cache.ts PoolCache.unchangedAt).
+ */
+export class KnownInputs {
+  readonly #inputs = new Map<string, StoredInput>();
+  #chars = 0;
+
+  add(inputs: readonly StoredInput[]): void {
+    let newest = -Infinity;
+    for (const input of inputs) {
+      newest = Math.max(newest, input[5]);
+      if (this.#inputs.has(input[0])) continue;
+      this.#inputs.set(input[0], input);
+      this.#chars += input[4].length;
+    }
+    // Oldest first: in the order they were stored, near enough.
+    for (const [id, input] of this.#inputs) {
+      if (
+        this.#inputs.size <= MAX_INPUTS &&
+        this.#chars <= MAX_DETAILS_CHARS &&
+        input[5] >= newest - MAX_AGE_MS
+      )
+        break;
+      this.#inputs.delete(id);
+      this.#chars -= input[4].length;
+    }
+  }
+
+  /** The report's input, as the engine reads it, taken off (undefined: not handed over). */
+  take(id: string): ReportToGroup | undefined {
+    const input = this.#inputs.get(id);
+    if (!input) return undefined;
+    this.#inputs.delete(id);
+    this.#chars -= input[4].length;
+    const [, projectId, outcome, toolName, details, createdAtMs] = input;
+    return {
+      id,
+      project_id: projectId,
+      outcome,
+      tool_name: toolName,
+      details,
+      created_at: new Date(createdAtMs).toISOString(),
+    };
+  }
+
+  get size(): number {
+    return this.#inputs.size;
+  }
+}
