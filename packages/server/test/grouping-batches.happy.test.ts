@@ -12,7 +12,7 @@ import { DIALECTS } from '../../../test/harness/databases.js';
 import { type CorpusReport, loadCorpus } from '../scripts/grouping-evaluation.js';
 import { inProcessBatches } from '../src/issues/batch-runner.js';
 import { groupBatch } from '../src/issues/group-batch.js';
-import { storedInputOf } from '../src/issues/stored-inputs.js';
+import { storedBatchOf } from '../src/issues/stored-inputs.js';
 import { importReports } from '../src/reports/write-path/index.js';
 import { openTenantDatabase, reportRow } from './seed.js';
 
@@ -49,7 +49,7 @@ async function groupedIn(
   // As the server's grouper runs: a runner that keeps its pools, handed what the write path
   // stored (stored-inputs.ts), the first batch reading back, the others not.
   const runner = inProcessBatches(db, dialect);
-  let handed = rows.map(storedInputOf);
+  let handed = [storedBatchOf(rows)];
   for (let round = 0; round < rows.length + 1; round += 1) {
     const result = handOver
       ? await runner.group(batchSize, now, handed)

@@ -8,7 +8,7 @@ import { inProcessBatches } from '../src/issues/batch-runner.js';
 import { bumpIssuesVersion, lockGroupingProgress } from '../src/issues/grouping.repository.js';
 import { listWaitingReports, placeWaitingReports } from '../src/issues/grouping-queue.js';
 import { setReportIssue } from '../src/issues/issue.repository.js';
-import { KnownInputs, storedInputOf } from '../src/issues/stored-inputs.js';
+import { KnownInputs, storedBatchOf } from '../src/issues/stored-inputs.js';
 import { importReports, type NewReport } from '../src/reports/write-path/index.js';
 import { openTenantDatabase, reportRow } from './seed.js';
 
@@ -135,7 +135,7 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     const inputs = new KnownInputs();
     // Handed over with other details than stored, to tell which was used; one never was.
     const handOver = (rows: NewReport[]) =>
-      inputs.add(rows.map((r) => storedInputOf({ ...r, details: `handed ${r.details}` })));
+      inputs.add([storedBatchOf(rows.map((r) => ({ ...r, details: `handed ${r.details}` })))]);
     handOver([...first, second[0]!]);
     const read = (trusted: boolean) =>
       db.transaction().execute(async (trx) => {
@@ -175,7 +175,7 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     const rows = [0, 1, 2, 3].map((ms) => rowAt(2, ms));
     await store(rows);
     // A runner's first batch has no version of its own to compare: it reads back.
-    expect((await batches.group(2, new Date(), rows.map(storedInputOf))).grouped).toBe(2);
+    expect((await batches.group(2, new Date(), [storedBatchOf(rows)])).grouped).toBe(2);
     // Moved by hand while waiting, as triage.service.ts moves it: under the progress row's
     // lock, writing issues (and so their version).
     const moved = rows[3]!;
@@ -197,8 +197,8 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     // Its own last batch left the version: what it is handed now is trusted.
     const later = [rowAt(2, 10), rowAt(2, 11)];
     await store(later);
-    const handed = later.map((r) => storedInputOf({ ...r, details: 'a distinct failure text' }));
-    expect((await batches.group(100, new Date(), handed)).grouped).toBe(2);
+    const handed = storedBatchOf(later.map((r) => ({ ...r, details: 'a distinct failure text' })));
+    expect((await batches.group(100, new Date(), [handed])).grouped).toBe(2);
     const title = await db
       .selectFrom('report_issues')
       .innerJoin('issues', 'issues.id', 'report_issues.issue_id')

@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
 import { anyReportWaiting, type WaitingScan } from './grouping-queue.js';
 import { PoolCache } from './pool-cache.js';
-import { KnownInputs, type StoredInput } from './stored-inputs.js';
+import { KnownInputs, type StoredBatch } from './stored-inputs.js';
 
 /** Where the grouper's batches run: in this thread, or in a thread of their own. */
 export interface BatchRunner {
@@ -13,7 +13,7 @@ export interface BatchRunner {
    * `stored`: reports the write path stored since the last call, whose input the batches then
    * need not read back (stored-inputs.ts).
    */
-  group(limit: number, now: Date, stored?: readonly StoredInput[]): Promise<BatchResult>;
+  group(limit: number, now: Date, stored?: readonly StoredBatch[]): Promise<BatchResult>;
   close(): Promise<void>;
 }
 

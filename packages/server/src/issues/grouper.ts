@@ -8,7 +8,7 @@ import { type BatchRunner, inProcessBatches } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
 import { listIssueRowsByIds } from './issue.repository.js';
 import { toIssueSummary } from './issue-wire.js';
-import { type StoredInput, storedInputOf } from './stored-inputs.js';
+import { type StoredBatch, storedBatchOf } from './stored-inputs.js';
 
 export interface GrouperOptions {
   /**
@@ -68,8 +68,8 @@ export interface GrouperDeps {
 const BATCH_SIZE: Readonly<Record<Dialect, number>> = { postgres: 2000, sqlite: 100 };
 const INTERVAL_MS: Readonly<Record<Dialect, number>> = { postgres: 500, sqlite: 250 };
 const MAX_BACKOFF_MS = 30_000;
-/** Stored reports kept for the next round at most (Grouper.stored). */
-const MAX_HANDED = 20_000;
+/** What the write path handed over kept for the next round at most, in characters (Grouper.stored). */
+const MAX_HANDED_CHARS = 8_000_000;
 /**
  * After a whole batch the grouper pauses as long as the batch took (half the time), or a third
  * of that (three quarters) while the reports it grouped had waited longer than this: issue 18
@@ -103,8 +103,9 @@ export class Grouper {
   private wakeUp: (() => void) | null = null;
   /** How long the last report of the last batch had waited for its issue. */
   private lastWaitMs = 0;
-  /** Reports the write path stored since the last round, for the next batch (stored()). */
-  private handed: StoredInput[] = [];
+  /** What the write path stored since the last round, for the next batch (stored()). */
+  private handed: StoredBatch[] = [];
+  private handedChars = 0;
 
   constructor(
     private readonly deps: GrouperDeps,
@@ -146,13 +147,17 @@ export class Grouper {
 
   /**
    * Told of reports the write path stored (its batch committed): the next round hands their
-   * input to the batches, which then need not read them back (stored-inputs.ts). Cheap on the
-   * event loop: a tuple each, posted with the round's request. Bounded: while rounds fail, the
-   * oldest go, and are read back when grouped.
+   * input to the batches, which then need not read them back (stored-inputs.ts): one text a
+   * batch, posted with the round's request. Bounded: while rounds fail, the oldest go, and are
+   * read back when grouped.
    */
   stored(reports: readonly NewReport[]): void {
-    for (const report of reports) this.handed.push(storedInputOf(report));
-    if (this.handed.length > MAX_HANDED) this.handed.splice(0, this.handed.length - MAX_HANDED);
+    const batch = storedBatchOf(reports);
+    this.handed.push(batch);
+    this.handedChars += batch.length;
+    while (this.handedChars > MAX_HANDED_CHARS) {
+      this.handedChars -= (this.handed.shift() as StoredBatch).length;
+    }
   }
 
   /**
@@ -163,6 +168,7 @@ export class Grouper {
     await this.deps.readBarrier?.();
     const handed = this.handed;
     this.handed = [];
+    this.handedChars = 0;
     const result = await this.batches.group(this.batchSize, new Date(), handed);
     this.lastWaitMs =
       result.lastStoredAt === null ? 0 : Date.now() - Date.parse(result.lastStoredAt);

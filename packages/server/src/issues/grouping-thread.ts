@@ -3,11 +3,11 @@ import { errorWithCode } from '../errors/storage-fault.js';
 import { startWorker } from '../start-worker.js';
 import type { BatchRunner } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
-import type { StoredInput } from './stored-inputs.js';
+import type { StoredBatch } from './stored-inputs.js';
 
 /** What the server's thread posts to the grouping thread. */
 export type ToGroupingThread =
-  | { type: 'group'; id: number; limit: number; now: string; stored: readonly StoredInput[] }
+  | { type: 'group'; id: number; limit: number; now: string; stored: readonly StoredBatch[] }
   | { type: 'close' };
 
 /** What the grouping thread answers. */
