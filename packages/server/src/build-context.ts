@@ -60,7 +60,9 @@ export async function buildContext(
     // read the reports back (issues/stored-inputs.ts).
     let handOver: Grouper['stored'] = () => {};
     const reportWriter = createReportWriter(database, config, {
-      onStored: config.issueGrouping ? (reports) => handOver(reports) : undefined,
+      onStored: config.issueGrouping
+        ? (submissions, outcomes) => handOver(submissions, outcomes)
+        : undefined,
       grouping: config.issueGrouping
         ? {
             announce: (changes) => void announce(changes),
@@ -117,7 +119,7 @@ export async function buildContext(
       batches: groupingThread ?? undefined,
     });
     announce = (changes) => grouper.announce(changes);
-    handOver = (reports) => grouper.stored(reports);
+    handOver = (submissions, outcomes) => grouper.stored(submissions, outcomes);
     if (config.issueGrouping) grouper.start();
     return {
       config,

@@ -12,9 +12,8 @@ import { DIALECTS } from '../../../test/harness/databases.js';
 import { type CorpusReport, loadCorpus } from '../scripts/grouping-evaluation.js';
 import { inProcessBatches } from '../src/issues/batch-runner.js';
 import { groupBatch } from '../src/issues/group-batch.js';
-import { storedBatchOf } from '../src/issues/stored-inputs.js';
 import { importReports } from '../src/reports/write-path/index.js';
-import { openTenantDatabase, reportRow } from './seed.js';
+import { handedOver, openTenantDatabase, reportRow } from './seed.js';
 
 /** The corpus's first reports, each sent 1 to 4 times in a row, a few of them again later. */
 function streamWithRuns(): CorpusReport[] {
@@ -49,7 +48,7 @@ async function groupedIn(
   // As the server's grouper runs: a runner that keeps its pools, handed what the write path
   // stored (stored-inputs.ts), the first batch reading back, the others not.
   const runner = inProcessBatches(db, dialect);
-  let handed = [storedBatchOf(rows)];
+  let handed = [handedOver(rows)];
   for (let round = 0; round < rows.length + 1; round += 1) {
     const result = handOver
       ? await runner.group(batchSize, now, handed)

@@ -10,7 +10,7 @@ import { listWaitingReports, placeWaitingReports } from '../src/issues/grouping-
 import { setReportIssue } from '../src/issues/issue.repository.js';
 import { KnownInputs, storedBatchOf } from '../src/issues/stored-inputs.js';
 import { importReports, type NewReport } from '../src/reports/write-path/index.js';
-import { openTenantDatabase, reportRow } from './seed.js';
+import { handedOver, openTenantDatabase, reportRow } from './seed.js';
 
 /**
  * The queue of waiting reports (migration 0019): a stored batch is one row; a grouper's batch
@@ -135,7 +135,7 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     const inputs = new KnownInputs();
     // Handed over with other details than stored, to tell which was used; one never was.
     const handOver = (rows: NewReport[]) =>
-      inputs.add([storedBatchOf(rows.map((r) => ({ ...r, details: `handed ${r.details}` })))]);
+      inputs.add([handedOver(rows.map((r) => ({ ...r, details: `handed ${r.details}` })))]);
     handOver([...first, second[0]!]);
     const read = (trusted: boolean) =>
       db.transaction().execute(async (trx) => {
@@ -160,6 +160,18 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     expect(given.map((r) => r.id)).toEqual(
       [first[0], second[0], first[1], second[1], first[2]].map((r) => r!.id),
     );
+    // Only what a batch stored is handed over (a rejected submission's report is not stored).
+    const [kept, rejected] = [rowAt(1, 7), rowAt(1, 8)];
+    const text = storedBatchOf(
+      [{ report: kept }, { report: rejected }],
+      [{ status: 'stored', projectId: kept.projectId }, { status: 'unknown_key' }],
+    );
+    expect(JSON.parse(text!)).toEqual([
+      [kept.id, kept.projectId, 'failure', 'search', 'stored 7', kept.createdAt.getTime()],
+    ]);
+    expect(storedBatchOf([{ report: rejected }], [{ status: 'quota_exceeded', limit: 1 }])).toBe(
+      null,
+    );
     // Taken off as read. Not trusted (someone else wrote issues meanwhile), they are read back.
     expect(inputs.size).toBe(0);
     handOver(first);
@@ -175,7 +187,7 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     const rows = [0, 1, 2, 3].map((ms) => rowAt(2, ms));
     await store(rows);
     // A runner's first batch has no version of its own to compare: it reads back.
-    expect((await batches.group(2, new Date(), [storedBatchOf(rows)])).grouped).toBe(2);
+    expect((await batches.group(2, new Date(), [handedOver(rows)])).grouped).toBe(2);
     // Moved by hand while waiting, as triage.service.ts moves it: under the progress row's
     // lock, writing issues (and so their version).
     const moved = rows[3]!;
@@ -197,7 +209,7 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     // Its own last batch left the version: what it is handed now is trusted.
     const later = [rowAt(2, 10), rowAt(2, 11)];
     await store(later);
-    const handed = storedBatchOf(later.map((r) => ({ ...r, details: 'a distinct failure text' })));
+    const handed = handedOver(later.map((r) => ({ ...r, details: 'a distinct failure text' })));
     expect((await batches.group(100, new Date(), [handed])).grouped).toBe(2);
     const title = await db
       .selectFrom('report_issues')

@@ -5,6 +5,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
+import { type StoredBatch, storedBatchOf } from '../src/issues/stored-inputs.js';
 import { importReports, type NewReport } from '../src/reports/write-path/index.js';
 
 /** Inserts a report with a chosen time, as if submitted then (for date-range tests). */
@@ -45,6 +46,16 @@ export function reportRow(
     createdAt: report.at,
     redactions: 0,
   };
+}
+
+/** What the write path hands the grouper of `rows` stored as one batch (issues/stored-inputs.ts). */
+export function handedOver(rows: readonly NewReport[]): StoredBatch {
+  const batch = storedBatchOf(
+    rows.map((report) => ({ report })),
+    rows.map((row) => ({ status: 'stored', projectId: row.projectId })),
+  );
+  if (batch === null) throw new Error('handedOver: no rows');
+  return batch;
 }
 
 function dialectOf(db: Kysely<DB>): 'sqlite' | 'postgres' {

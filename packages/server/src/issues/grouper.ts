@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventBus } from '../realtime/event-bus.js';
-import type { NewReport } from '../reports/write-path/index.js';
+import type { ReportSubmission, SubmissionOutcome } from '../reports/write-path/index.js';
 import { type BatchRunner, inProcessBatches } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
 import { listIssueRowsByIds } from './issue.repository.js';
@@ -151,8 +151,9 @@ export class Grouper {
    * batch, posted with the round's request. Bounded: while rounds fail, the oldest go, and are
    * read back when grouped.
    */
-  stored(reports: readonly NewReport[]): void {
-    const batch = storedBatchOf(reports);
+  stored(submissions: readonly ReportSubmission[], outcomes: readonly SubmissionOutcome[]): void {
+    const batch = storedBatchOf(submissions, outcomes);
+    if (batch === null) return;
     this.handed.push(batch);
     this.handedChars += batch.length;
     while (this.handedChars > MAX_HANDED_CHARS) {

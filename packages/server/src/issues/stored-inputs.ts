@@ -1,4 +1,4 @@
-import type { NewReport } from '../reports/write-path/index.js';
+import type { NewReport, SubmissionOutcome } from '../reports/write-path/index.js';
 import type { ReportToGroup } from './group-reports.js';
 
 /**
@@ -29,19 +29,31 @@ export type StoredInput = readonly [
  */
 export type StoredBatch = string;
 
-export function storedBatchOf(reports: readonly NewReport[]): StoredBatch {
-  return JSON.stringify(
-    reports.map(
-      (report): StoredInput => [
-        report.id,
-        report.projectId,
-        report.outcome,
-        report.toolName,
-        report.details,
-        report.createdAt.getTime(),
-      ],
-    ),
-  );
+/**
+ * The text of a committed batch's stored reports: its submissions' reports with their outcomes
+ * (those `stored` are in `reports`); null if it stored none. Tuples straight from the
+ * submissions: a copy of each report with its project first (an object spread) cost the event
+ * loop ~1.9 µs a report more (a micro-benchmark of the bench's body, 15 a batch).
+ */
+export function storedBatchOf(
+  submissions: readonly { report: Omit<NewReport, 'projectId'> }[],
+  outcomes: readonly SubmissionOutcome[],
+): StoredBatch | null {
+  const inputs: StoredInput[] = [];
+  for (const [i, outcome] of outcomes.entries()) {
+    if (outcome.status !== 'stored') continue;
+    const { report } = submissions[i]!;
+    const { projectId } = outcome;
+    inputs.push([
+      report.id,
+      projectId,
+      report.outcome,
+      report.toolName,
+      report.details,
+      report.createdAt.getTime(),
+    ]);
+  }
+  return inputs.length > 0 ? JSON.stringify(inputs) : null;
 }
 
 /**

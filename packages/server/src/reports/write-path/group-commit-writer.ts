@@ -3,12 +3,7 @@ import type { DB } from '../../db/schema.js';
 import type { StorageDefaults } from '../../limits/storage-limits.js';
 import type { Statement, StatementDialect } from './batch-statements.js';
 import { type Row, runAsync, storeBatchSteps } from './batch-steps.js';
-import type {
-  NewReport,
-  ReportSubmission,
-  ReportWriter,
-  SubmissionOutcome,
-} from './report-writer.js';
+import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
 
 /** Submissions one transaction takes at most: bounds its statements and how long it holds locks. */
 export const MAX_BATCH = 500;
@@ -36,8 +31,14 @@ export interface GroupCommitOptions {
   defaults: StorageDefaults;
   /** Told the size of every batch that committed (tests: batches are shared). */
   onCommit?: (size: number) => void;
-  /** Told the reports every committed batch stored, in order (the grouper's: issues/stored-inputs.ts). */
-  onStored?: (reports: readonly NewReport[]) => void;
+  /**
+   * Told every committed batch: its submissions and their outcomes, those `stored` now in
+   * `reports` (the grouper's: issues/stored-inputs.ts).
+   */
+  onStored?: (
+    submissions: readonly ReportSubmission[],
+    outcomes: readonly SubmissionOutcome[],
+  ) => void;
 }
 
 /**
@@ -97,19 +98,16 @@ export function createGroupCommitWriter(
   }
 
   /**
-   * A committed batch's outcomes, what it stored told to `onStored`. Never throws: the batch is
-   * committed, and trying its submissions again would store them twice.
+   * A committed batch's outcomes, told to `onStored`. Never throws: the batch is committed, and
+   * trying its submissions again would store them twice.
    */
   function committed(batch: Pending[], outcomes: SubmissionOutcome[]): SubmissionOutcome[] {
     onCommit?.(batch.length);
-    if (!onStored) return outcomes;
-    const reports: NewReport[] = [];
-    for (const [i, outcome] of outcomes.entries()) {
-      if (outcome.status === 'stored')
-        reports.push({ ...batch[i]!.submission.report, projectId: outcome.projectId });
-    }
     try {
-      if (reports.length > 0) onStored(reports);
+      onStored?.(
+        batch.map((p) => p.submission),
+        outcomes,
+      );
     } catch {
       // A hand-over is a saving: the grouper reads back what it was not handed.
     }

@@ -5,7 +5,12 @@ import type { DB } from '../../db/schema.js';
 import type { StorageDefaults } from '../../limits/storage-limits.js';
 import { importSteps, type Row, runAsync } from './batch-steps.js';
 import { createGroupCommitWriter } from './group-commit-writer.js';
-import type { NewReport, ReportWriter } from './report-writer.js';
+import type {
+  NewReport,
+  ReportSubmission,
+  ReportWriter,
+  SubmissionOutcome,
+} from './report-writer.js';
 import { type ArrivalListener, createSqliteReportWriter } from './sqlite/sqlite-report-writer.js';
 
 /**
@@ -30,11 +35,14 @@ export interface ReportWriterOptions {
   /** Told the size of each batch the Kysely back end commits (tests: batches are shared). */
   onCommit?: (size: number) => void;
   /**
-   * Told the reports each batch of the Kysely back end stored, once committed: the background
-   * grouper groups them from this instead of reading them back (issues/stored-inputs.ts). The
-   * SQLite file's writer groups its reports itself (`grouping`).
+   * Told each batch the Kysely back end committed (its submissions and their outcomes): the
+   * background grouper groups the stored reports from this instead of reading them back
+   * (issues/stored-inputs.ts). The SQLite file's writer groups its reports itself (`grouping`).
    */
-  onStored?: (reports: readonly NewReport[]) => void;
+  onStored?: (
+    submissions: readonly ReportSubmission[],
+    outcomes: readonly SubmissionOutcome[],
+  ) => void;
   /**
    * Given when the writer should give reports their issue as it stores them (ISSUE_GROUPING):
    * told what grouping did. The SQLite file's writer does; the others leave reports to the
