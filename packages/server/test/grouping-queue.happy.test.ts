@@ -182,6 +182,34 @@ describe.each(DIALECTS)('the grouping queue on %s', (dialect) => {
     await groupBatch(100, 'i'.repeat(32));
   });
 
+  it("gives a handed report's time as the database gives it, and keeps none a minute older than the newest", () => {
+    const inputs = new KnownInputs();
+    const times = [
+      0,
+      -1,
+      999,
+      1000,
+      1001,
+      Date.UTC(2026, 10, 27, 23, 59, 59, 999),
+      Date.UTC(2026, 10, 28, 0, 0, 0, 7),
+      Date.UTC(2026, 10, 28, 0, 0, 0, 70),
+      Date.UTC(2026, 10, 28, 0, 0, 0, 700),
+      Date.UTC(10000, 0, 1, 0, 0, 0, 5),
+      Date.UTC(10000, 0, 1, 0, 0, 0, 6),
+    ];
+    // One at a time: kept together, those over a minute older than the newest would go.
+    const given = times.map((ms, i) => {
+      const row = { ...rowAt(3, i), createdAt: new Date(ms) };
+      inputs.add([handedOver([row])]);
+      return inputs.take(row.id)?.created_at;
+    });
+    expect(given).toEqual(times.map((ms) => new Date(ms).toISOString()));
+    const later = { ...rowAt(4, 1), createdAt: new Date(Date.UTC(2026, 10, 27, 1, 6)) };
+    inputs.add([handedOver([rowAt(4, 0), later])]);
+    expect(inputs.size).toBe(1);
+    expect(inputs.take(later.id)).toBeDefined();
+  });
+
   it('trusts what was handed over only while no one else wrote issues: a report moved by hand is placed once', async () => {
     const batches = inProcessBatches(db, dialect);
     const rows = [0, 1, 2, 3].map((ms) => rowAt(2, ms));

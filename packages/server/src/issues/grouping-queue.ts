@@ -149,9 +149,15 @@ export async function listWaitingReports(
   return { reports: inReportOrder(read.length > 0 ? given.concat(read) : given), take };
 }
 
-/** `reports` sorted as `order by created_at, id` sorts them (ids are lowercase hex). */
+/**
+ * `reports` sorted as `order by created_at, id` sorts them (ids are lowercase hex; a stored
+ * time's text is ISO, which sorts as the time does).
+ */
 function inReportOrder(reports: WaitingReport[]): WaitingReport[] {
-  const keyed = reports.map((report) => ({ time: iso(report.created_at), report }));
+  const keyed = reports.map((report) => {
+    const at = report.created_at;
+    return { time: typeof at === 'string' ? at : iso(at), report };
+  });
   keyed.sort((a, b) =>
     a.time < b.time
       ? -1

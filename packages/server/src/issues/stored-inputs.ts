@@ -114,8 +114,29 @@ export class KnownInputs {
       outcome,
       tool_name: toolName,
       details,
-      created_at: new Date(createdAtMs).toISOString(),
+      created_at: this.#isoOf(createdAtMs),
     };
+  }
+
+  #second = Number.NaN;
+  #secondText = '';
+
+  /**
+   * `new Date(ms).toISOString()`, the second's text kept from the call before: a batch's
+   * reports share their seconds, and a Date and its text each were ~0.3 µs a report.
+   */
+  #isoOf(ms: number): string {
+    const second = Math.floor(ms / 1000);
+    if (second !== this.#second) {
+      const text = new Date(ms).toISOString();
+      // Past year 9999 (or before year 0) the text is longer: not kept.
+      if (text.length !== 24) return text;
+      this.#second = second;
+      this.#secondText = text.slice(0, 20);
+      return text;
+    }
+    const milli = ms - second * 1000;
+    return `${this.#secondText}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
   }
 
   get size(): number {
