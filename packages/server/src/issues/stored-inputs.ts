@@ -24,8 +24,8 @@ export type StoredInput = readonly [
  * A committed batch's reports as handed over: the JSON text of their StoredInputs. One string a
  * batch, so that the event loop keeps no object of a report until the grouper's next round.
  * Kept as objects (a tuple each, with its strings) for the half second, they outlived V8's young
- * generation: at the bench's saturating ingest the server's threads spent ~+35 µs a report more,
- * the event loop ~+20 of it and V8's collector threads the rest (per-thread CPU, one run each).
+ * generation: at the bench's saturating ingest the server's threads spent 8–27 µs a report more,
+ * the event loop and V8's collector threads (per-thread CPU, two runs each).
  */
 export type StoredBatch = string;
 
