@@ -46,7 +46,7 @@ export class PoolCache {
 
   /** The pools kept, if the database holds `version` as this cache left it; else none. */
   take(version: number): ReadonlyMap<string, Pool> {
-    if (version !== this.#version) this.forget();
+    if (!this.unchangedAt(version)) this.forget();
     return this.#pools;
   }
 
