@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type ApiClient, ApiFailure } from './api/api-client';
-import type { Session, Signups } from './api/console.types';
-import { AuthPage } from './auth/auth.page';
+import type { Session } from './api/console.types';
+import { AuthPage, type SignupPolicy } from './auth/auth.page';
 import { IntegratePage } from './integrate/integrate.page';
 import { InvitationsPage } from './invitations/invitations.page';
 import { IssuePage } from './issues/issue.page';
@@ -16,13 +16,6 @@ import { SessionContext, type SessionState } from './session-context';
 import { AppHeader } from './ui/app-header';
 import { Loading } from './ui/notice';
 import { UsageNotice } from './ui/usage';
-
-/** Who may sign up, as the signed-out session answer says (README, Sign-up and invitations). */
-export interface SignupPolicy {
-  signups: Signups;
-  /** No account yet: a sign-up without an invitation creates the operator. */
-  firstSignup: boolean;
-}
 
 type SessionLoad =
   | { state: 'loading' }

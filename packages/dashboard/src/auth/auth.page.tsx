@@ -1,10 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import type { ApiClient } from '../api/api-client';
-import type { Session } from '../api/console.types';
-import type { SignupPolicy } from '../app';
+import type { Session, Signups } from '../api/console.types';
 import { Link } from '../router';
 import { ErrorNotice } from '../ui/notice';
 import { useTitle } from '../ui/use-title';
+
+/** Who may sign up, as the signed-out session answer says (README, Sign-up and invitations). */
+export interface SignupPolicy {
+  signups: Signups;
+  /** No account yet: a sign-up without an invitation creates the operator. */
+  firstSignup: boolean;
+}
 
 /**
  * Sign in and sign up share one form. Sign-up is offered when the instance is open, when it

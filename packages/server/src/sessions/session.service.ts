@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { LookupCache } from '../db/lookup-cache.js';
 import { type DB, toDate } from '../db/schema.js';
 import { parseCookies, serializeCookie } from './cookies.js';
@@ -100,13 +100,16 @@ export async function endSession(
   ctx.sessions.delete(idHash);
 }
 
+/** What the cookie helpers read of the context: whether the instance is public over https. */
+type CookieContext = { config: Pick<Config, 'publicUrl'> };
+
 /** Secure cookies when the instance is public over https, or this request came over https. */
-function secureCookie(ctx: AppContext, request: FastifyRequest): boolean {
+function secureCookie(ctx: CookieContext, request: FastifyRequest): boolean {
   return ctx.config.publicUrl.startsWith('https:') || request.protocol === 'https';
 }
 
 export function setSessionCookie(
-  ctx: AppContext,
+  ctx: CookieContext,
   request: FastifyRequest,
   reply: FastifyReply,
   id: string,
@@ -121,7 +124,7 @@ export function setSessionCookie(
 }
 
 export function clearSessionCookie(
-  ctx: AppContext,
+  ctx: CookieContext,
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
