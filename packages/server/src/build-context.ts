@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createPasswordHasher } from './accounts/password-hasher.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import type { Database } from './db/database.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
-import { Grouper } from './issues/grouper.js';
-import { startGroupingThread } from './issues/grouping-thread.js';
+import { createGrouper } from './issues/pipeline/index.js';
 import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { apiKeyCache } from './keys/key.service.js';
 import { IngestGate } from './limits/ingest-gate.js';
@@ -16,12 +16,13 @@ import { PgEventBus } from './realtime/pg-event-bus.js';
 import { findReportById } from './reports/report.repository.js';
 import { toWireReport } from './reports/report.service.js';
 import { createReportScreen } from './reports/screening/report-screen.js';
-import { createReportWriter, type ReportWriter } from './reports/write-path/index.js';
+import { createReportWriter } from './reports/write-path/index.js';
 import { sessionCache } from './sessions/session.service.js';
+import { groupingPortOf } from './wiring/grouping-port.js';
 
 /**
- * Opens the database, brings its schema up to date, starts the report writer, the realtime
- * bus and the grouper.
+ * Opens the database, brings its schema up to date, starts the realtime bus, the grouper and
+ * the report writer that hands it what it stores (src/wiring/grouping-port.ts).
  */
 export async function buildContext(
   config: Config,
@@ -49,30 +50,31 @@ export async function buildContext(
       `Created a NEW, EMPTY SQLite database at ${database.sqlitePath}. If this instance had data, stop it now: DATABASE_URL (or the mounted volume) does not point at the existing database file.`,
     );
   }
-  let writerToClose: ReportWriter | null = null;
+  // What start-up opened so far, closed last to first if a later step fails.
+  const opened: (() => Promise<void>)[] = [() => database.close()];
   try {
     const db = database.kysely;
+    const bus = await startEventBus(database, log);
+    opened.push(() => bus.close());
+    // The grouper before the writer, which hands it what it stores (its grouping port).
+    // `:memory:` cannot be opened by a second connection: its batches stay on this one.
+    const grouper = await createGrouper({
+      db,
+      dialect: database.dialect,
+      bus,
+      log,
+      thread:
+        threaded && config.issueGrouping && database.sqlitePath !== ':memory:'
+          ? { url: config.databaseUrl }
+          : null,
+    });
+    opened.push(() => grouper.stop());
     // Started (and waited for) here, so that a writer that cannot open the file stops start-up.
-    // The writer groups the reports it moves into `reports` (SQLite file); what it announces
-    // goes out through the grouper, made below, as the grouper's own announcements do.
-    let announce: Grouper['announce'] = async () => {};
-    // The other writers hand what they store to the grouper, made below, so that it need not
-    // read the reports back (issues/stored-inputs.ts).
-    let handOver: Grouper['stored'] = () => {};
     const reportWriter = createReportWriter(database, config, {
-      onStored: config.issueGrouping
-        ? (submissions, outcomes) => handOver(submissions, outcomes)
-        : undefined,
-      grouping: config.issueGrouping
-        ? {
-            announce: (changes) => void announce(changes),
-            failed: (reason) =>
-              log.warn({ reason }, 'reports were stored without an issue; the grouper groups them'),
-          }
-        : undefined,
+      grouping: config.issueGrouping ? groupingPortOf(grouper, log) : undefined,
       warn: (message) => log.warn(message),
     });
-    writerToClose = reportWriter;
+    opened.push(() => reportWriter.close());
     await reportWriter.ready().catch((error: Error) => {
       throw new StartupError(
         `${error.message}. Fix DATABASE_URL, or the permissions of that file and its directory: the writer needs to write both.`,
@@ -82,44 +84,11 @@ export async function buildContext(
     // Every read of the report tables waits for the reports acknowledged before it
     // (db/routed-dialect.ts): read-your-writes, without a flush() at each read.
     database.setReadBarrier(() => reportWriter.flush());
-    let bus: LocalEventBus | PgEventBus = new LocalEventBus();
-    if (database.postgresUrl) {
-      const pgBus = new PgEventBus(
-        database.postgresUrl,
-        db,
-        async (id) => {
-          const row = await findReportById(db, id);
-          return row ? { projectId: row.project_id, report: toWireReport(row) } : null;
-        },
-        log,
-      );
-      await pgBus.start();
-      bus = pgBus;
-    }
     const throttles = new ThrottleLog(db, log);
     throttles.start();
     // One key → project cache for the gate and the screen (keys/ingest-key-cache.ts).
     const ingestKeys = new IngestKeyCache(db);
     const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
-    // `:memory:` cannot be opened by a second connection: its batches stay on this one.
-    const groupingThread =
-      threaded && config.issueGrouping && database.sqlitePath !== ':memory:'
-        ? startGroupingThread({ url: config.databaseUrl })
-        : null;
-    // Ready before the first request, so the first reports do not wait for it to start. A
-    // thread that cannot start does not stop the server: the grouper retries, and says why.
-    await groupingThread?.ready().catch((error: unknown) => {
-      log.warn({ err: error }, 'the grouping thread could not start; grouping retries');
-    });
-    const grouper = new Grouper({
-      db,
-      dialect: database.dialect,
-      bus,
-      log,
-      batches: groupingThread ?? undefined,
-    });
-    announce = (changes) => grouper.announce(changes);
-    handOver = (submissions, outcomes) => grouper.stored(submissions, outcomes);
     if (config.issueGrouping) grouper.start();
     return {
       config,
@@ -148,8 +117,27 @@ export async function buildContext(
       },
     };
   } catch (error) {
-    await writerToClose?.close();
-    await database.close();
+    for (const close of opened.reverse()) await close();
     throw error;
   }
+}
+
+/** The realtime bus: in process, or across instances through PostgreSQL's LISTEN/NOTIFY. */
+async function startEventBus(
+  database: Database,
+  log: FastifyBaseLogger,
+): Promise<LocalEventBus | PgEventBus> {
+  if (!database.postgresUrl) return new LocalEventBus();
+  const db = database.kysely;
+  const bus = new PgEventBus(
+    database.postgresUrl,
+    db,
+    async (id) => {
+      const row = await findReportById(db, id);
+      return row ? { projectId: row.project_id, report: toWireReport(row) } : null;
+    },
+    log,
+  );
+  await bus.start();
+  return bus;
 }

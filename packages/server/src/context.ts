@@ -3,7 +3,7 @@ import type { PasswordHasher } from './accounts/password-hasher.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
-import type { Grouper } from './issues/grouper.js';
+import type { Grouper } from './issues/pipeline/index.js';
 import type { ApiKeys } from './keys/key.service.js';
 import type { IngestGate } from './limits/ingest-gate.js';
 import type { ThrottleLog } from './limits/throttle-log.js';
@@ -31,7 +31,7 @@ export interface AppContext {
   passwords: PasswordHasher;
   /** Redaction and label caps, before the writer (reports/screening/). */
   reportScreen: ReportScreen;
-  /** Places reports in issues in the background (issues/grouper.ts); started with the context. */
+  /** Places reports in issues in the background (issues/pipeline/grouper.ts); started with the context. */
   grouper: Grouper;
   /** The secret API keys as read requests check them, kept a few seconds (keys/key.service.ts). */
   apiKeys: ApiKeys;

@@ -1,3 +1,5 @@
+import { singleReportIdsSql } from './grouping-queue-row.js';
+
 /**
  * What `debrief copy` does with each table of a SQLite database (db/copy-database.ts), in
  * foreign-key order: a table is copied after every table it references. A table of the source
@@ -57,7 +59,7 @@ export const TABLE_PLAN: readonly TablePlan[] = [
     table: 'report_inbox',
     action: 'copy-into',
     into: 'grouping_queue',
-    columns: { id: 'id', created_at: 'created_at', report_ids: { sql: 'json_array(id)' } },
+    columns: { id: 'id', created_at: 'created_at', report_ids: { sql: singleReportIdsSql('id') } },
   },
   {
     table: 'sessions',

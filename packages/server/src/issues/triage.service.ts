@@ -1,23 +1,24 @@
-import type {
-  IssueDetail,
-  IssueEvent,
-  MovedReport,
-  MoveReportBody,
-  UpdateIssueBody,
-} from '@debrief/protocol';
+import type { IssueDetail, MovedReport, MoveReportBody, UpdateIssueBody } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
 import { getOwnedProject } from '../projects/project.service.js';
-import { bumpIssuesVersion, insertIssue, lockGroupingProgress } from './grouping.repository.js';
+import {
+  fingerprint,
+  kindOf,
+  mergeSignatures,
+  parseSignature,
+  removeFromSignature,
+  serializeSignature,
+  titleFor,
+} from './grouping/index.js';
 import {
   deleteIssue,
   findIssue,
   findReportOfProject,
   insertExemplar,
-  listIssueRowsByIds,
   moveIssueMembers,
   recountIssue,
   setIssueOutcome,
@@ -25,18 +26,11 @@ import {
   setReportIssue,
   updateIssueFields,
 } from './issue.repository.js';
+import { announceIssueChanges } from './issue-announcements.js';
 import { dominantOutcome } from './issue-counts.js';
-import {
-  issueKindOf,
-  issueTitle,
-  narrowSignature,
-  parseSignature,
-  serializeSignature,
-  signatureOf,
-  widenSignature,
-} from './issue-grouping.js';
 import { getIssue, issueNotFound } from './issue-read.service.js';
 import { toIssueSummary } from './issue-wire.js';
+import { bumpIssuesVersion, insertIssue, lockGroupingProgress } from './pipeline/index.js';
 
 /** The reason shown on a report a developer moved. */
 export const MOVED_REASON = 'moved by a developer';
@@ -54,28 +48,6 @@ async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<DB>) => 
     await bumpIssuesVersion(trx);
     return work(trx);
   });
-}
-
-async function announce(
-  ctx: AppContext,
-  projectId: string,
-  events: { issueId: string; change: IssueEvent['change']; into?: string }[],
-  gone: Map<string, IssueEvent['issue']> = new Map(),
-): Promise<void> {
-  const rows = await listIssueRowsByIds(
-    ctx.db,
-    events.map((e) => e.issueId).filter((id) => !gone.has(id)),
-  );
-  const byId = new Map(rows.map((row) => [row.id, toIssueSummary(row)]));
-  for (const event of events) {
-    const issue = gone.get(event.issueId) ?? byId.get(event.issueId);
-    if (!issue) continue;
-    ctx.bus.publishIssue(projectId, {
-      change: event.change,
-      issue,
-      ...(event.into ? { into: event.into } : {}),
-    });
-  }
 }
 
 /**
@@ -108,7 +80,8 @@ export async function updateIssue(
     });
     return statusChanged;
   });
-  if (changed) await announce(ctx, project.id, [{ issueId, change: 'status' }]);
+  if (changed)
+    await announceIssueChanges(ctx, [{ projectId: project.id, issueId, change: 'status' }]);
   return getIssue(ctx, accountId, project.id, issueId);
 }
 
@@ -147,7 +120,7 @@ export async function mergeIssue(
     const now = new Date();
     await moveIssueMembers(trx, project.id, source.id, target.id);
     // The merged issue's reports now describe `into` too: later reports like them join it.
-    const signature = widenSignature(
+    const signature = mergeSignatures(
       parseSignature(target.signature),
       parseSignature(source.signature),
     );
@@ -157,10 +130,9 @@ export async function mergeIssue(
     if (counts) await setIssueOutcome(trx, target.id, dominantOutcome(counts, 'failure'));
     return toIssueSummary(source);
   });
-  await announce(
+  await announceIssueChanges(
     ctx,
-    project.id,
-    [{ issueId, change: 'merged', into }],
+    [{ projectId: project.id, issueId, change: 'merged', into }],
     new Map([[issueId, merged]]),
   );
   return getIssue(ctx, accountId, project.id, into);
@@ -187,8 +159,10 @@ export async function moveReport(
     const report = await findReportOfProject(trx, project.id, reportId);
     if (!report) throw notFound;
     const now = new Date();
-    const signature = signatureOf(report);
-    const kind = issueKindOf(report.outcome);
+    // What the engine reads of it: not its metadata, stored as text (grouping/signature.ts).
+    const input = { outcome: report.outcome, tool_name: report.tool_name, details: report.details };
+    const signature = fingerprint(input);
+    const kind = kindOf(report.outcome);
     let targetId: string;
     let created = false;
     if ('issue_id' in body) {
@@ -202,7 +176,7 @@ export async function moveReport(
       }
       targetId = target.id;
       if (target.id !== report.issue_id) {
-        const widened = widenSignature(parseSignature(target.signature), signature);
+        const widened = mergeSignatures(parseSignature(target.signature), signature);
         await setIssueSignature(trx, target.id, serializeSignature(widened));
       }
     } else {
@@ -211,7 +185,7 @@ export async function moveReport(
       await insertIssue(trx, {
         id: targetId,
         projectId: project.id,
-        title: issueTitle([report]),
+        title: titleFor([input]),
         toolName: report.tool_name,
         kind,
         outcome: report.outcome,
@@ -240,7 +214,7 @@ export async function moveReport(
     if (fromId) {
       // The report no longer describes the issue it left.
       const from = await findIssue(trx, project.id, fromId);
-      const narrowed = from ? narrowSignature(parseSignature(from.signature), signature) : null;
+      const narrowed = from ? removeFromSignature(parseSignature(from.signature), signature) : null;
       if (narrowed) await setIssueSignature(trx, fromId, serializeSignature(narrowed));
       const fromCounts = await recountIssue(trx, project.id, fromId, now);
       if (fromCounts) await setIssueOutcome(trx, fromId, dominantOutcome(fromCounts, 'failure'));
@@ -252,7 +226,9 @@ export async function moveReport(
     return { fromId, targetId, created, fromDeleted };
   });
   if (result.created)
-    await announce(ctx, project.id, [{ issueId: result.targetId, change: 'created' }]);
+    await announceIssueChanges(ctx, [
+      { projectId: project.id, issueId: result.targetId, change: 'created' },
+    ]);
   return {
     ok: true,
     report_id: reportId,

@@ -14,8 +14,10 @@
  * for the tool, most recent first, as `assign`'s third argument and reports very like the moved
  * one (PIN_THRESHOLD) follow it. A `RepeatedReports` per candidate set, told of every
  * placement, answers for a report that repeats an earlier one as `assign` would, without it.
- * Signatures are JSON (`Signature` parses a stored one); a change of SIGNATURE_VERSION means
- * stored ones should be recomputed from their reports.
+ * Signatures are stored as JSON (`serializeSignature`, `parseSignature`; the `Signature` schema
+ * checks one); a change of SIGNATURE_VERSION means stored ones should be recomputed from their
+ * reports. This is the engine's one entry, and these are its names: storage, the pipeline
+ * (issues/pipeline/) and triage call them as they are.
  */
 export {
   type Assignment,
@@ -37,8 +39,10 @@ export {
   MAX_ISSUE_TERMS,
   mergeRepeats,
   mergeSignatures,
+  parseSignature,
   removeFromSignature,
   SIGNATURE_VERSION,
   Signature,
+  serializeSignature,
 } from './signature.js';
 export { TITLE_MAX_LENGTH, titleFor } from './title.js';

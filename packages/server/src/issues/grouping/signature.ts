@@ -122,6 +122,16 @@ const FINGERPRINT_CACHE_SIZE = 512;
 const fingerprints = new Map<string, Map<string, Signature>>();
 let fingerprintCount = 0;
 
+/** A signature as stored (JSON text); handed back as it came, not checked again. */
+export function parseSignature(text: string): Signature {
+  return JSON.parse(text) as Signature;
+}
+
+/** A signature's stored text. */
+export function serializeSignature(signature: Signature): string {
+  return JSON.stringify(signature);
+}
+
 /**
  * The issue's signature after `report` joins it (or after two issues merge: both arguments may
  * be issue signatures). Keeps the MAX_ISSUE_TERMS most frequent terms, ties by name, so the

@@ -1,3 +1,4 @@
+import { QUEUE_COLUMNS, queueRowOf } from '../../db/grouping-queue-row.js';
 import { namedOnPostgres } from '../../db/named-statements.js';
 import type { CounterTable, CounterWrite } from './plan-batch.js';
 import type { NewReport } from './report-writer.js';
@@ -189,16 +190,13 @@ const REPORT_COLUMNS = [
   'redactions',
 ] as const;
 
-/** A row of `grouping_queue` (migration 0019): the batch's reports, waiting for their issue. */
-const QUEUE_COLUMNS = ['id', 'created_at', 'report_ids'] as const;
-
 /** `reports`, or the SQLite writer's inbox (migration 0005). */
 export type ReportTable = 'reports' | 'report_inbox';
 
 /**
- * The reports' insert; into `reports`, with one row of `grouping_queue` (migration 0019) naming
- * them all, in order, from when the earliest was stored: the grouper's (issues/grouping-queue.ts)
- * until it places them. Its id is the first report's. The SQLite inbox needs none: its reports
+ * The reports' insert; into `reports`, with one row of `grouping_queue` naming them all
+ * (db/grouping-queue-row.ts): the grouper's (issues/pipeline/grouping-queue.ts) until it places
+ * them. The SQLite inbox needs none: its reports
  * are grouped, or queued, when moved (sqlite/sqlite-report-batch.ts).
  */
 export function insertReports(
@@ -219,11 +217,8 @@ export function insertReports(
   ]);
   const inserted = rowsInsert(dialect, table, REPORT_COLUMNS, rows, '');
   if (table === 'report_inbox') return inserted;
-  const first = reports[0];
-  if (!first) return inserted;
-  let earliest = first.createdAt;
-  for (const r of reports) if (r.createdAt < earliest) earliest = r.createdAt;
-  const queued = [first.id, earliest.toISOString(), JSON.stringify(reports.map((r) => r.id))];
+  const queued = queueRowOf(reports);
+  if (!queued) return inserted;
   return inserted.concat(rowsInsert(dialect, 'grouping_queue', QUEUE_COLUMNS, [queued], ''));
 }
 

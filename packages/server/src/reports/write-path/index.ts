@@ -5,13 +5,9 @@ import type { DB } from '../../db/schema.js';
 import type { StorageDefaults } from '../../limits/storage-limits.js';
 import { importSteps, type Row, runAsync } from './batch-steps.js';
 import { createGroupCommitWriter } from './group-commit-writer.js';
-import type {
-  NewReport,
-  ReportSubmission,
-  ReportWriter,
-  SubmissionOutcome,
-} from './report-writer.js';
-import { type ArrivalListener, createSqliteReportWriter } from './sqlite/sqlite-report-writer.js';
+import type { GroupingPort } from './grouping-port.js';
+import type { NewReport, ReportWriter } from './report-writer.js';
+import { createSqliteReportWriter } from './sqlite/sqlite-report-writer.js';
 
 /**
  * The write path of reports: ONE entry point. One writer with two storage back ends that run the
@@ -21,42 +17,43 @@ import { type ArrivalListener, createSqliteReportWriter } from './sqlite/sqlite-
  *   (sqlite/, sealed: nothing outside this folder knows of them);
  * - PostgreSQL, and SQLite `:memory:` (which a second connection cannot open): group commit over
  *   Kysely transactions (group-commit-writer.ts).
+ *
+ * Grouping reports into issues is not the write path's: it hands what it stores over through
+ * its port (grouping-port.ts), which issues/pipeline/ implements; it imports nothing of issues/.
  */
 
+export type {
+  ArrivalGrouper,
+  ArrivalGrouperFactory,
+  Arrivals,
+  GroupArrivals,
+  GroupingPort,
+  IssueChange,
+  ReportToGroup,
+} from './grouping-port.js';
 export type {
   NewReport,
   ReportSubmission,
   ReportWriter,
   SubmissionOutcome,
 } from './report-writer.js';
-export type { ArrivalListener } from './sqlite/sqlite-report-writer.js';
+export { runSqliteWriterThread } from './sqlite/sqlite-writer-thread.js';
 
 export interface ReportWriterOptions {
   /** Told the size of each batch the Kysely back end commits (tests: batches are shared). */
   onCommit?: (size: number) => void;
   /**
-   * Told each batch the Kysely back end committed (its submissions and their outcomes): the
-   * background grouper groups the stored reports from this instead of reading them back
-   * (issues/stored-inputs.ts). The SQLite file's writer groups its reports itself (`grouping`).
+   * Given when reports are grouped into issues (ISSUE_GROUPING): the grouper's side of the seam
+   * (grouping-port.ts). The Kysely back end hands it each batch it committed; the SQLite file's
+   * writer thread gives reports their issue as it moves them, and tells it what that did. What
+   * neither groups waits in `grouping_queue` for the background grouper.
+   *
+   * The Kysely back end does not group inside its own transaction: that holds the grouper's lock
+   * from before the insert to the commit, so the transactions in flight (COMMITS_IN_FLIGHT) no
+   * longer overlap their commits, and on PostgreSQL the bench's ingest fell by a third or more
+   * where the background grouper costs it under a sixth (docs/scaling.md).
    */
-  onStored?: (
-    submissions: readonly ReportSubmission[],
-    outcomes: readonly SubmissionOutcome[],
-  ) => void;
-  /**
-   * Given when the writer should give reports their issue as it stores them (ISSUE_GROUPING):
-   * told what grouping did. The SQLite file's writer does; the others leave reports to the
-   * background grouper (issues/grouper.ts), which also groups what the writer could not.
-   * Grouping inside the group commit's transaction was tried (2026-11-25) and measured worse
-   * on PostgreSQL: it holds the grouper's lock from before the insert to the commit, so the two
-   * transactions in flight (COMMITS_IN_FLIGHT) no longer overlap their commits, and its five
-   * round trips wait for the busy event loop inside that window. The bench's ingest fell 33–49 %
-   * (3,900–4,100 → 2,100–2,600 req/s); with the background grouper's update, 7–39 % that hour.
-   * An optimistic form without the lock (2026-11-27: each batch grouped from kept pools, its
-   * one statement written only if the grouping version held) cost 25–39 % where the grouper
-   * cost 6–15 % (docs/scaling.md).
-   */
-  grouping?: ArrivalListener;
+  grouping?: GroupingPort;
   /**
    * Told of a fault the writer works around but an operator should hear of (the SQLite
    * writer's checkpoint thread stopped: ingest slows, nothing is lost): the server logs it.
@@ -69,6 +66,7 @@ export function createReportWriter(
   config: Config,
   options: ReportWriterOptions = {},
 ): ReportWriter {
+  const { grouping } = options;
   const defaults: StorageDefaults = {
     freeTier: config.freeTierMonthlyReports,
     addressDailyShare: config.ingestLimits.addressDailyShare,
@@ -77,7 +75,7 @@ export function createReportWriter(
     return createSqliteReportWriter(database.sqlitePath, {
       limits: defaults,
       sync: config.sqliteSync,
-      grouping: options.grouping ?? null,
+      grouping: grouping ?? null,
       warn: options.warn,
     });
   }
@@ -85,7 +83,7 @@ export function createReportWriter(
     dialect: database.dialect,
     defaults,
     onCommit: options.onCommit,
-    onStored: options.onStored,
+    onStored: grouping && ((submissions, outcomes) => grouping.stored(submissions, outcomes)),
   });
 }
 

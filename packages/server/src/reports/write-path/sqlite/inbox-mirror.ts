@@ -1,4 +1,4 @@
-import type { ReportToGroup } from '../../../issues/group-batch.js';
+import type { ReportToGroup } from '../arrival-grouper.js';
 
 /**
  * Past this many reports the mirror lets go of what it holds (a move failing while reports keep

@@ -1,8 +1,8 @@
 import type SQLite from 'better-sqlite3';
+import { queueRowsInsertSql } from '../../../db/grouping-queue-row.js';
 import { errorCode } from '../../../errors/storage-fault.js';
-import type { ArrivalGrouper, Change, ReportToGroup } from '../../../issues/group-batch.js';
-import { QUEUE_ROW_REPORTS } from '../../../issues/grouping-queue.js';
 import type { StorageDefaults } from '../../../limits/storage-limits.js';
+import type { ArrivalGrouper, IssueChange, ReportToGroup } from '../arrival-grouper.js';
 import type { Statement } from '../batch-statements.js';
 import { type Row, runSync, storeBatchSteps } from '../batch-steps.js';
 import type { ReportSubmission, SubmissionOutcome } from '../report-writer.js';
@@ -77,17 +77,14 @@ export function createSqliteReportBatch(
     select id, project_id, outcome, tool_name, source, details, metadata, created_at, redactions
     from report_inbox where rowid <= ? order by rowid
   `);
-  // Queued for the background grouper (migration 0019): a row per QUEUE_ROW_REPORTS of them, in
-  // the order they were stored, named by its smallest id.
-  const queueUpTo = sqlite.prepare(`
-    insert into grouping_queue (id, created_at, report_ids)
-    select min(id), min(created_at), json_group_array(id)
-    from (
-      select id, created_at, (row_number() over (order by rowid) - 1) / ${QUEUE_ROW_REPORTS} as part
-      from report_inbox where rowid <= ? order by rowid
-    )
-    group by part
-  `);
+  // Queued for the background grouper, in the order they were stored (db/grouping-queue-row.ts).
+  const queueUpTo = sqlite.prepare(
+    queueRowsInsertSql('sqlite', {
+      id: 'id',
+      source: 'from report_inbox where rowid <= ?',
+      order: 'rowid',
+    }),
+  );
   const emptyUpTo = sqlite.prepare('delete from report_inbox where rowid <= ?');
   const moveUngrouped = (last: number | bigint) => {
     moveUpTo.run(last);
@@ -202,13 +199,13 @@ export function createSqliteReportBatch(
   }
   /**
    * Moves the oldest reports of the inbox (at most GROUPED_MOVE_ROWS) into `reports`, each
-   * inserted with its issue (issues/group-batch.ts createArrivalGrouper), in one transaction;
+   * inserted with its issue (the thread's ArrivalGrouper: arrival-grouper.ts), in one transaction;
    * inserted without one, for the background grouper, while older reports wait for it. Returns
    * the issues to announce. Throws (and moves nothing) if it fails: moveInbox then moves them
    * without grouping. Only with a grouper (ISSUE_GROUPING on). The reports come from the mirror
    * of what storeBatch stored (inbox-mirror.ts) when it holds the chunk, else from the file.
    */
-  async function moveGroupedChunk(): Promise<Change[]> {
+  async function moveGroupedChunk(): Promise<IssueChange[]> {
     if (!grouper) throw new Error('This writer does not group reports (ISSUE_GROUPING=off).');
     const moved = await grouper.transaction(async (_trx, group) => {
       const chunk = selectChunkIds.all() as [number, string][];

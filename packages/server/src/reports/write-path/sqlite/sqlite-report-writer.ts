@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { SqliteSync } from '../../../config.js';
 import { classifyStorageFault, errorCode, errorWithCode } from '../../../errors/storage-fault.js';
-import type { Change } from '../../../issues/group-batch.js';
 import type { StorageDefaults } from '../../../limits/storage-limits.js';
 import { startWorker } from '../../../start-worker.js';
+import type { GroupingPort, IssueChange } from '../grouping-port.js';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from '../report-writer.js';
 import type {
   FromWriterThread,
@@ -54,16 +54,21 @@ export function createSqliteReportWriter(
   {
     limits,
     sync,
-    startThread = startWriterThread,
     inbox = INBOX_MOVE,
     grouping = null,
+    startThread = grouping?.startWriterThread ?? startWriterThread,
     warn = () => {},
   }: {
     limits: StorageDefaults;
     sync: SqliteSync;
-    startThread?: (data: WriterThreadData) => Worker;
     inbox?: WriterThreadData['inbox'];
-    grouping?: ArrivalListener | null;
+    /**
+     * Given when the thread groups the reports it moves (ISSUE_GROUPING): it starts the thread
+     * (through an entry that gives it a grouper) and hears what its grouping did.
+     */
+    grouping?: GroupingPort | null;
+    /** By default the grouping's thread, else one that does not group. */
+    startThread?: (data: WriterThreadData) => Worker;
     /** Told of a fault the thread works around (its checkpoint thread stopped): for the log. */
     warn?: (message: string) => void;
   },
@@ -234,7 +239,7 @@ export function createSqliteReportWriter(
   }
 
   /** What a move's grouping did: issues to announce, and why it failed if it did. */
-  function arrived(reply: { changes: Change[]; groupingError?: string }): void {
+  function arrived(reply: { changes: IssueChange[]; groupingError?: string }): void {
     if (reply.changes.length > 0) grouping?.announce(reply.changes);
     if (reply.groupingError !== undefined) grouping?.failed(reply.groupingError);
   }
@@ -293,16 +298,9 @@ export function createSqliteReportWriter(
 }
 
 /**
- * Told what the thread's grouping of the reports it moves did (issues/group-batch.ts
- * createArrivalGrouper): the issues it created or reopened, once committed; and why it could not
- * group a chunk (the reports were moved without an issue, for the background grouper).
+ * A writer thread that does not group (sqlite-report-worker.ts); tests pass their own starter
+ * around it.
  */
-export interface ArrivalListener {
-  announce(changes: Change[]): void;
-  failed(reason: string): void;
-}
-
-/** The writer thread (sqlite-report-worker.ts); tests pass their own starter around it. */
 export function startWriterThread(workerData: WriterThreadData): Worker {
   return startWorker(import.meta.url, 'sqlite-report-worker', workerData);
 }

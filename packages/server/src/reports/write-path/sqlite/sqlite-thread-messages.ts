@@ -1,6 +1,6 @@
 import type { SqliteSync } from '../../../config.js';
-import type { Change } from '../../../issues/group-batch.js';
 import type { StorageDefaults } from '../../../limits/storage-limits.js';
+import type { IssueChange } from '../arrival-grouper.js';
 import type { SubmissionOutcome } from '../report-writer.js';
 
 /**
@@ -48,7 +48,7 @@ export type FromWriterThread =
       type: 'moved';
       error?: string;
       code?: string | null;
-      changes: Change[];
+      changes: IssueChange[];
       groupingError?: string;
     }
   | string;

@@ -1,4 +1,4 @@
-import type { NewReport, SubmissionOutcome } from '../reports/write-path/index.js';
+import type { NewReport, SubmissionOutcome } from '../../reports/write-path/index.js';
 import type { ReportToGroup } from './group-reports.js';
 
 /**

@@ -1,16 +1,17 @@
 import { type Kysely, sql } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import { UNROUTED_READ } from '../db/read-routing.js';
-import type { DB } from '../db/schema.js';
-import { iso } from '../db/wire-timestamp.js';
+import type { Dialect } from '../../db/database.js';
+import { decodeReportIds, encodeReportIds } from '../../db/grouping-queue-row.js';
+import { UNROUTED_READ } from '../../db/read-routing.js';
+import type { DB } from '../../db/schema.js';
+import { iso } from '../../db/wire-timestamp.js';
 import type { ReportToGroup } from './group-reports.js';
 import type { KnownInputs } from './stored-inputs.js';
 import type { Placement } from './working-issue.js';
 
 /**
  * The reports waiting for their issue, and their placement (migration 0019). A stored batch of
- * reports that was not grouped as it was stored is queued as ONE row of `grouping_queue`: its
- * report ids (a JSON array) and when its first report was stored. The grouper reads the queue in
+ * reports that was not grouped as it was stored is queued as ONE row of `grouping_queue`
+ * (db/grouping-queue-row.ts: its report ids, from when its first report was stored). The grouper reads the queue in
  * that order, groups the reports, inserts each one's row of `report_issues` (with its issue) and
  * deletes the rows it consumed, all in its batch's transaction. `report_issues` therefore only
  * holds placed reports, each written once.
@@ -54,9 +55,6 @@ const RECENT_START = sql<Date>`coalesce(
   (select last_created_at from grouping_progress where id = 'default')
     - ${sql.raw(`interval '${WAITING_SCAN_SLACK_SECONDS} seconds'`)},
   '-infinity')`;
-
-/** Reports a queue row may name: a SQLite move or an upgrade splits larger ones. */
-export const QUEUE_ROW_REPORTS = 1000;
 
 /**
  * Queue rows a read asks for at once: a stored batch under load holds tens of reports, so one
@@ -122,7 +120,7 @@ export async function listWaitingReports(
     for (const row of rows) {
       const room = limit - ids.length;
       if (room === 0) break pages;
-      const named = JSON.parse(row.report_ids) as string[];
+      const named = decodeReportIds(row.report_ids);
       if (named.length > room) {
         ids.push(...named.slice(0, room));
         take.rest = { id: row.id, reportIds: named.slice(room) };
@@ -316,7 +314,7 @@ export async function placeWaitingReports(
     await trx
       .updateTable('grouping_queue')
       .set({
-        report_ids: JSON.stringify(take.rest.reportIds),
+        report_ids: encodeReportIds(take.rest.reportIds),
         created_at: sql<string>`coalesce(
           (select created_at from reports where id = ${first}), grouping_queue.created_at)`,
       })

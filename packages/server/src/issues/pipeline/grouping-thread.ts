@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import { errorWithCode } from '../errors/storage-fault.js';
-import { startWorker } from '../start-worker.js';
+import { errorWithCode } from '../../errors/storage-fault.js';
+import { startWorker } from '../../start-worker.js';
 import type { BatchRunner } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
 import type { StoredBatch } from './stored-inputs.js';

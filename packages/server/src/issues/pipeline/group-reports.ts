@@ -1,7 +1,23 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
-import { iso } from '../db/wire-timestamp.js';
-import { newId } from '../ids.js';
+import type { DB } from '../../db/schema.js';
+import { iso } from '../../db/wire-timestamp.js';
+import { newId } from '../../ids.js';
+import type { IssueChange, ReportToGroup } from '../../reports/write-path/index.js';
+import {
+  type Assignment,
+  assign,
+  CANDIDATE_LIMIT,
+  fingerprint,
+  kindOf,
+  mergeRepeats,
+  PINNED_LIMIT,
+  parseSignature,
+  RepeatedReports,
+  type Signature,
+  serializeSignature,
+  titleFor,
+} from '../grouping/index.js';
+import { countsOfRow, dominantOutcome, emptyCounts, totalOf } from '../issue-counts.js';
 import {
   findIssueState,
   type IssueUpdate,
@@ -10,21 +26,6 @@ import {
   type NewIssue,
   type PoolKey,
 } from './grouping.repository.js';
-import { countsOfRow, dominantOutcome, emptyCounts, totalOf } from './issue-counts.js';
-import {
-  type Assignment,
-  CANDIDATE_LIMIT,
-  chooseIssue,
-  issueKindOf,
-  issueTitle,
-  PINNED_LIMIT,
-  parseSignature,
-  RepeatedReports,
-  type Signature,
-  serializeSignature,
-  signatureOf,
-  widenSignature,
-} from './issue-grouping.js';
 import type { Pool, PoolCache } from './pool-cache.js';
 import {
   addReport,
@@ -36,21 +37,21 @@ import {
 } from './working-issue.js';
 
 /**
- * The engine's calls a batch makes: by default the one door to it (issue-grouping.ts); a test
+ * The engine's calls a batch makes: by default the engine's own (grouping/index.ts); a test
  * passes one that fails.
  */
 export interface GroupingEngine {
-  signatureOf: typeof signatureOf;
-  chooseIssue: typeof chooseIssue;
-  widenSignature: typeof widenSignature;
-  issueTitle: typeof issueTitle;
+  fingerprint: typeof fingerprint;
+  assign: typeof assign;
+  mergeRepeats: typeof mergeRepeats;
+  titleFor: typeof titleFor;
 }
 
 export const DEFAULT_ENGINE: GroupingEngine = {
-  signatureOf,
-  chooseIssue,
-  widenSignature,
-  issueTitle,
+  fingerprint,
+  assign,
+  mergeRepeats,
+  titleFor,
 };
 
 /**
@@ -62,17 +63,11 @@ export const UNSORTED_KIND = 'unsorted';
 /** Shown on a report that opened its issue. */
 export const NEW_ISSUE_REASON = 'first report of a new issue';
 
-/** What the engine is given of a report, with where it sits in report order. */
-export interface ReportToGroup {
-  id: string;
-  project_id: string;
-  outcome: string;
-  tool_name: string | null;
-  details: string;
-  created_at: string | Date;
-}
+/** What the engine is given of a report, with where it sits in report order (the write path's). */
+export type { ReportToGroup };
 
-export type Change = { projectId: string; issueId: string; change: 'created' | 'regressed' };
+/** An issue a batch created or reopened, announced once committed. */
+export type Change = IssueChange;
 
 /** What grouping a batch writes, all at once, when its transaction does (group-batch.ts). */
 export interface Grouped {
@@ -113,7 +108,7 @@ export async function groupReports(
   const changes: Change[] = [];
   const members: Grouped['members'] = [];
   const opened = { trx, working, created, changes, engine, now };
-  const widening = new DeferredWidening(engine.widenSignature);
+  const widening = new DeferredWidening(engine.mergeRepeats);
   /** The last report the engine read, and its signature. */
   let previous: { report: ReportToGroup; signature: Signature } | null = null;
 
@@ -128,13 +123,13 @@ export async function groupReports(
       signature =
         previous !== null && sameInput(previous.report, report)
           ? previous.signature
-          : engine.signatureOf(report);
+          : engine.fingerprint(report);
       previous = { report, signature };
       const repeated = pool.repeats.recall(signature);
       if (!repeated) {
         // A comparison reads the candidates' signatures: each as widening one by one leaves it.
         widening.settle();
-        assignment = engine.chooseIssue(signature, pool.candidates, pool.pinned);
+        assignment = engine.assign(signature, pool.candidates, pool.pinned);
       }
       choice = repeated ?? (assignment as Assignment);
     } catch (error) {
@@ -244,7 +239,7 @@ function keyedByPool(
       const key = {
         projectId: report.project_id,
         toolName: report.tool_name,
-        kind: issueKindOf(report.outcome),
+        kind: kindOf(report.outcome),
       };
       before = { report, key, name: poolKeyOf(key) };
     }
@@ -339,7 +334,7 @@ async function unsortedIssue(opened: Opening, report: ReportToGroup): Promise<Wo
 
 function titleOf(report: ReportToGroup, engine: GroupingEngine): string {
   try {
-    return engine.issueTitle([report]);
+    return engine.titleFor([report]);
   } catch {
     const text = report.details.replace(/\s+/g, ' ').trim();
     return text.length > 80 ? `${text.slice(0, 79)}…` : text;

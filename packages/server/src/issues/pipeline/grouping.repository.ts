@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import type { DB } from '../db/schema.js';
-import { countColumns, type OutcomeCounts } from './issue-counts.js';
+import type { Dialect } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import { countColumns, type OutcomeCounts } from '../issue-counts.js';
 
 /**
  * The grouper's SQL (issues/grouper.ts). Every function takes the transaction that assigns a

@@ -1,7 +1,6 @@
-import { toDate } from '../db/schema.js';
+import { toDate } from '../../db/schema.js';
+import { CANDIDATE_LIMIT, type RepeatedReports, type Signature } from '../grouping/index.js';
 import type { IssueState } from './grouping.repository.js';
-import type { RepeatedReports, Signature } from './issue-grouping.js';
-import { CANDIDATE_LIMIT } from './issue-grouping.js';
 
 /** A tool's candidates and remembered moves, as group-batch.ts reads them for a batch. */
 export interface Pool {

@@ -1,13 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import type { DB } from '../db/schema.js';
-import type { EventBus } from '../realtime/event-bus.js';
-import type { ReportSubmission, SubmissionOutcome } from '../reports/write-path/index.js';
+import type { Dialect } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import type { ReportSubmission, SubmissionOutcome } from '../../reports/write-path/index.js';
+import { announceIssueChanges } from '../issue-announcements.js';
 import { type BatchRunner, inProcessBatches } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
-import { listIssueRowsByIds } from './issue.repository.js';
-import { toIssueSummary } from './issue-wire.js';
 import { type StoredBatch, storedBatchOf } from './stored-inputs.js';
 
 export interface GrouperOptions {
@@ -178,24 +177,13 @@ export class Grouper {
   }
 
   /**
-   * Publishes issues created or reopened by a committed batch, or by the report writer's
-   * grouping (reports/write-path/), on the event bus. Never rejects.
+   * Announces issues created or reopened by a committed batch, or by the report writer's
+   * grouping (reports/write-path/), through the one announcer (issue-announcements.ts). Never
+   * rejects.
    */
-  async announce(changes: BatchResult['changes']): Promise<void> {
+  async announce(changes: readonly BatchResult['changes'][number][]): Promise<void> {
     try {
-      const rows = await listIssueRowsByIds(
-        this.deps.db,
-        changes.map((c) => c.issueId),
-      );
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      for (const change of changes) {
-        const row = byId.get(change.issueId);
-        if (row)
-          this.deps.bus.publishIssue(change.projectId, {
-            change: change.change,
-            issue: toIssueSummary(row),
-          });
-      }
+      await announceIssueChanges(this.deps, changes);
     } catch (error) {
       // A live update is a bonus: the grouping is committed.
       this.deps.log.warn({ err: error }, 'could not announce issue changes');

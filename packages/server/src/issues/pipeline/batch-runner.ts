@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import type { DB } from '../db/schema.js';
+import type { Dialect } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
 import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
 import { anyReportWaiting, type WaitingScan } from './grouping-queue.js';
 import { PoolCache } from './pool-cache.js';

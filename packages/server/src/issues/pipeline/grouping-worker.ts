@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { openDatabase } from '../db/database.js';
-import { errorCode } from '../errors/storage-fault.js';
+import { openDatabase } from '../../db/database.js';
+import { errorCode } from '../../errors/storage-fault.js';
 import { inProcessBatches } from './batch-runner.js';
 import type {
   FromGroupingThread,

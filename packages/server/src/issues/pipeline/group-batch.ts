@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import type { DB } from '../db/schema.js';
+import type { Dialect } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import type { ArrivalGrouper, Arrivals } from '../../reports/write-path/index.js';
 import {
   type Change,
   DEFAULT_ENGINE,
@@ -111,29 +112,12 @@ async function writeGrouped(
   );
 }
 
-/** Where each arriving report goes (in the order given), and the issues to announce after commit. */
-export interface Arrivals {
-  placements: { reportId: string; issueId: string; reason: string }[];
-  changes: Change[];
-}
-
-/** Groups reports as they arrive, in a transaction of the caller's (createArrivalGrouper). */
-export type GroupArrivals = (reports: readonly ReportToGroup[]) => Promise<Arrivals | null>;
-
-export interface ArrivalGrouper {
-  /**
-   * Runs `body` in one transaction on the grouper's connection, handing it `group`: called at
-   * most once, before the reports are inserted, it says which issue each goes to (null: insert
-   * them without one, for the background grouper). The candidates it read are kept for the next
-   * transaction if this one commits (pool-cache.ts).
-   */
-  transaction<T>(body: (trx: Kysely<DB>, group: GroupArrivals) => Promise<T>): Promise<T>;
-}
-
 /**
- * The write path's grouping: one per writer, on the connection it writes with. Only SQLite's
- * writer thread has one (its move of the inbox); PostgreSQL's group commit leaves grouping to
- * the background grouper (docs/scaling.md says why: grouping there was built and measured).
+ * The write path's grouping (its port: reports/write-path/arrival-grouper.ts): one per writer,
+ * on the connection it writes with. Only SQLite's writer thread has one (its move of the inbox);
+ * PostgreSQL's group commit leaves grouping to the background grouper (docs/scaling.md says why:
+ * grouping there was built and measured). The candidates a transaction read are kept for the
+ * next one if it commits (pool-cache.ts).
  */
 export function createArrivalGrouper(db: Kysely<DB>, dialect: Dialect): ArrivalGrouper {
   const cache = new PoolCache();

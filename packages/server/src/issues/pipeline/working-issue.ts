@@ -1,8 +1,8 @@
 import type { Outcome } from '@debrief/protocol';
-import { iso } from '../db/wire-timestamp.js';
+import { iso } from '../../db/wire-timestamp.js';
+import { parseSignature, type Signature } from '../grouping/index.js';
+import { countColumns, countsOfRow, type OutcomeCounts } from '../issue-counts.js';
 import type { IssueState } from './grouping.repository.js';
-import { countColumns, countsOfRow, type OutcomeCounts } from './issue-counts.js';
-import { parseSignature, type Signature } from './issue-grouping.js';
 
 /**
  * An issue as a batch of grouping holds it (group-reports.ts): read from its row, counted as
@@ -100,7 +100,7 @@ export function addReport(issue: WorkingIssue, report: CountedReport, reason: st
 }
 
 /**
- * Widening issues' signatures as reports join them (the engine's widenSignature), where a
+ * Widening issues' signatures as reports join them (the engine's mergeRepeats), where a
  * repeat's widening waits until something reads the signature: a run of reports of one
  * signature then widens its issue once, `times` over, where each of them copied the issue's
  * terms (~1 µs a report in the SQLite writer under the bench's one body). settle() before any
@@ -114,7 +114,7 @@ export class DeferredWidening {
   >();
 
   constructor(
-    private readonly widen: (issue: Signature, report: Signature, times?: number) => Signature,
+    private readonly widen: (issue: Signature, report: Signature, times: number) => Signature,
   ) {}
 
   /** `report` joins `issue` now. */
@@ -151,7 +151,7 @@ export class DeferredWidening {
 
 function widenInto(
   issue: WorkingIssue,
-  widen: (issue: Signature, report: Signature, times?: number) => Signature,
+  widen: (issue: Signature, report: Signature, times: number) => Signature,
   report: Signature,
   times: number,
 ): void {
