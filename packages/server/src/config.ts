@@ -175,7 +175,7 @@ export interface Config {
   sqliteReaders: number;
   /** Report reads run at once on PostgreSQL: the read pool's connections (db/pg-read-pool.ts). */
   postgresReadConnections: number;
-  /** Whether this instance runs the grouper (issues/grouper.ts). */
+  /** Whether this instance runs the grouper (issues/pipeline/grouper.ts). */
   issueGrouping: boolean;
   /** A report read running longer is stopped: 503 `read_timeout` (0 = no limit). */
   readTimeoutMs: number;

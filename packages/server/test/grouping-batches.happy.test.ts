@@ -1,5 +1,5 @@
 /**
- * A batch of grouping (issues/group-reports.ts) takes shortcuts for reports that repeat the one
+ * A batch of grouping (issues/pipeline/group-reports.ts) takes shortcuts for reports that repeat the one
  * before them: the same signature without asking the engine, and a repeat's widening of its
  * issue deferred, a run of them widening it once. Neither may change what is stored: the
  * corpus, with runs of repeats, grouped in one batch, in batches of 7 and report by report,
@@ -10,8 +10,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import { type CorpusReport, loadCorpus } from '../scripts/grouping-evaluation.js';
-import { inProcessBatches } from '../src/issues/batch-runner.js';
-import { groupBatch } from '../src/issues/group-batch.js';
+import { inProcessBatches } from '../src/issues/pipeline/batch-runner.js';
+import { groupBatch } from '../src/issues/pipeline/group-batch.js';
 import { importReports } from '../src/reports/write-path/index.js';
 import { handedOver, openTenantDatabase, reportRow } from './seed.js';
 

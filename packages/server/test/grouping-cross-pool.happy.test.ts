@@ -4,16 +4,16 @@ import { DIALECTS } from '../../../test/harness/databases.js';
 import type { Tenant } from '../../../test/harness/test-server.js';
 import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
-import { DEFAULT_ENGINE, groupBatch } from '../src/issues/group-batch.js';
-import { bumpIssuesVersion } from '../src/issues/grouping.repository.js';
-import { insertExemplar } from '../src/issues/issue.repository.js';
 import {
-  issueKindOf,
+  fingerprint,
+  kindOf,
   parseSignature,
   serializeSignature,
-  signatureOf,
-} from '../src/issues/issue-grouping.js';
-import { PoolCache } from '../src/issues/pool-cache.js';
+} from '../src/issues/grouping/index.js';
+import { insertExemplar } from '../src/issues/issue.repository.js';
+import { DEFAULT_ENGINE, groupBatch } from '../src/issues/pipeline/group-batch.js';
+import { bumpIssuesVersion } from '../src/issues/pipeline/grouping.repository.js';
+import { PoolCache } from '../src/issues/pipeline/pool-cache.js';
 import { openTenantDatabase, seedReport } from './seed.js';
 
 /**
@@ -72,14 +72,14 @@ describe.each(DIALECTS)('a pin across tools, on %s', (dialect) => {
     // A developer moved an alpha report about invalid YAML into beta's issue (as triage leaves
     // it: an exemplar of alpha's pool pinned to that issue, and the issues' version bumped).
     const yaml = 'alpha rejects the config file as invalid yaml at line 4';
-    const pinned = signatureOf({ outcome: 'failure', tool_name: 'alpha', details: yaml });
+    const pinned = fingerprint({ outcome: 'failure', tool_name: 'alpha', details: yaml });
     await db.transaction().execute(async (trx) => {
       await insertExemplar(trx, {
         id: newId(Date.now()),
         projectId: t.projectId,
         issueId: beta.id,
         toolName: 'alpha',
-        kind: issueKindOf('failure'),
+        kind: kindOf('failure'),
         signature: serializeSignature(pinned),
         reportId: newId(Date.now()),
         now: new Date(),

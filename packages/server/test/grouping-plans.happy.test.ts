@@ -2,12 +2,12 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import type { DB } from '../src/db/schema.js';
-import { tuneGroupingTransaction } from '../src/issues/grouping.repository.js';
+import { tuneGroupingTransaction } from '../src/issues/pipeline/grouping.repository.js';
 import {
   anyReportWaiting,
   listWaitingReports,
   placeWaitingReports,
-} from '../src/issues/grouping-queue.js';
+} from '../src/issues/pipeline/grouping-queue.js';
 import { openPlanningDatabase, type PlanNode, type PlanningDatabase } from './pg-plans.js';
 
 /**

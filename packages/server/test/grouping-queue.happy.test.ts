@@ -4,11 +4,14 @@ import { DIALECTS } from '../../../test/harness/databases.js';
 import type { Tenant } from '../../../test/harness/test-server.js';
 import type { DB } from '../src/db/schema.js';
 import { iso } from '../src/db/wire-timestamp.js';
-import { inProcessBatches } from '../src/issues/batch-runner.js';
-import { bumpIssuesVersion, lockGroupingProgress } from '../src/issues/grouping.repository.js';
-import { listWaitingReports, placeWaitingReports } from '../src/issues/grouping-queue.js';
 import { setReportIssue } from '../src/issues/issue.repository.js';
-import { KnownInputs, storedBatchOf } from '../src/issues/stored-inputs.js';
+import { inProcessBatches } from '../src/issues/pipeline/batch-runner.js';
+import {
+  bumpIssuesVersion,
+  lockGroupingProgress,
+} from '../src/issues/pipeline/grouping.repository.js';
+import { listWaitingReports, placeWaitingReports } from '../src/issues/pipeline/grouping-queue.js';
+import { KnownInputs, storedBatchOf } from '../src/issues/pipeline/stored-inputs.js';
 import { importReports, type NewReport } from '../src/reports/write-path/index.js';
 import { handedOver, openTenantDatabase, reportRow } from './seed.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/harness/databases.js';
 import type { Tenant } from '../../../test/harness/test-server.js';
 import type { DB } from '../src/db/schema.js';
-import { inProcessBatches } from '../src/issues/batch-runner.js';
+import { inProcessBatches } from '../src/issues/pipeline/batch-runner.js';
 import { openTenantDatabase, seedReport } from './seed.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReportToGroup } from '../src/issues/group-batch.js';
+import type { ReportToGroup } from '../src/reports/write-path/index.js';
 import { InboxMirror } from '../src/reports/write-path/sqlite/inbox-mirror.js';
 
 /**

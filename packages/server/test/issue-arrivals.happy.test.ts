@@ -2,14 +2,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { newId } from '../src/ids.js';
-import { bumpIssuesVersion, readGroupingProgress } from '../src/issues/grouping.repository.js';
+import {
+  bumpIssuesVersion,
+  readGroupingProgress,
+} from '../src/issues/pipeline/grouping.repository.js';
 import type { BusEvent } from '../src/realtime/event-bus.js';
 import { submit } from './issues-helpers.js';
 import { seedReport } from './seed.js';
 
 /**
  * Issue 18 item 1 at the bench's load: the report writer gives each report its issue as it
- * moves it into `reports` (issues/group-batch.ts createArrivalGrouper), in the transaction that
+ * moves it into `reports` (issues/pipeline/group-batch.ts createArrivalGrouper), in the transaction that
  * inserts it, so grouping costs no second write of the row and no second commit. Checked with
  * the server's background grouper stopped: whatever gets an issue got it from the writer. The
  * order rule (a report never overtakes an older one still waiting for the grouper) and the

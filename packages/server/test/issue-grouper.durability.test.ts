@@ -18,10 +18,14 @@ import {
 } from '../../../test/harness/test-server.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { DEFAULT_ENGINE, type GroupingEngine, groupBatch } from '../src/issues/group-batch.js';
-import { Grouper } from '../src/issues/grouper.js';
-import { readGroupingProgress } from '../src/issues/grouping.repository.js';
-import { startGroupingThread } from '../src/issues/grouping-thread.js';
+import {
+  DEFAULT_ENGINE,
+  type GroupingEngine,
+  groupBatch,
+} from '../src/issues/pipeline/group-batch.js';
+import { Grouper } from '../src/issues/pipeline/grouper.js';
+import { readGroupingProgress } from '../src/issues/pipeline/grouping.repository.js';
+import { startGroupingThread } from '../src/issues/pipeline/grouping-thread.js';
 import { call } from './http.js';
 
 /**
@@ -156,9 +160,9 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
     await ctx.reportWriter.flush();
     const failing: GroupingEngine = {
       ...DEFAULT_ENGINE,
-      signatureOf: (report) => {
+      fingerprint: (report) => {
         if (report.details.startsWith('POISON')) throw new Error('engine exploded');
-        return DEFAULT_ENGINE.signatureOf(report);
+        return DEFAULT_ENGINE.fingerprint(report);
       },
     };
     for (let round = 0; round < 20; round += 1) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { IssueState } from '../src/issues/grouping.repository.js';
-import { CANDIDATE_LIMIT, RepeatedReports, type Signature } from '../src/issues/issue-grouping.js';
-import { type Pool, PoolCache } from '../src/issues/pool-cache.js';
+import { CANDIDATE_LIMIT, RepeatedReports, type Signature } from '../src/issues/grouping/index.js';
+import type { IssueState } from '../src/issues/pipeline/grouping.repository.js';
+import { type Pool, PoolCache } from '../src/issues/pipeline/pool-cache.js';
 
 const signature = { version: 1, kind: 'problem', tool: 't', members: 1, terms: {} } as Signature;
 

@@ -16,13 +16,13 @@ import {
 } from '../src/console/stats.repository.js';
 import { openMigratedDatabase } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
-import { anyReportWaiting, listWaitingReports } from '../src/issues/grouping-queue.js';
 import type { IssueFilters } from '../src/issues/issue.repository.js';
 import {
   countIssuesInRange,
   type IssueRange,
   listIssuesInRange,
 } from '../src/issues/issue-range.repository.js';
+import { anyReportWaiting, listWaitingReports } from '../src/issues/pipeline/grouping-queue.js';
 import { seekDeepPage } from '../src/reports/deep-page.repository.js';
 import {
   countReportsByOutcome,

@@ -5,7 +5,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
-import { type StoredBatch, storedBatchOf } from '../src/issues/stored-inputs.js';
+import { type StoredBatch, storedBatchOf } from '../src/issues/pipeline/stored-inputs.js';
 import { importReports, type NewReport } from '../src/reports/write-path/index.js';
 
 /** Inserts a report with a chosen time, as if submitted then (for date-range tests). */
@@ -48,7 +48,7 @@ export function reportRow(
   };
 }
 
-/** What the write path hands the grouper of `rows` stored as one batch (issues/stored-inputs.ts). */
+/** What the write path hands the grouper of `rows` stored as one batch (issues/pipeline/stored-inputs.ts). */
 export function handedOver(rows: readonly NewReport[]): StoredBatch {
   const batch = storedBatchOf(
     rows.map((report) => ({ report })),

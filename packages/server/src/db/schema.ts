@@ -97,7 +97,7 @@ export interface ReportsTable {
 
 /**
  * Reports waiting for their issue (migration 0019): a row per stored batch the write path did
- * not group, from when its first report was stored (issues/grouping-queue.ts).
+ * not group, from when its first report was stored (issues/pipeline/grouping-queue.ts).
  */
 export interface GroupingQueueTable {
   /** One of its report ids (the first; the smallest in the rows 0019 made): unique as they are. */
@@ -150,18 +150,18 @@ export interface IssuesTable {
   updated_at: Timestamp;
 }
 
-/** One row, 'default': how far the grouper has come (issues/grouper.ts). */
+/** One row, 'default': how far the grouper has come (issues/pipeline/grouper.ts). */
 export interface GroupingProgressTable {
   id: string;
   last_created_at: Timestamp | null;
   last_report_id: string | null;
   grouped_count: ColumnType<number | string | bigint, number, number>;
   updated_at: Timestamp | null;
-  /** Transactions that wrote issues so far (migration 0014; issues/pool-cache.ts). */
+  /** Transactions that wrote issues so far (migration 0014; issues/pipeline/pool-cache.ts). */
   issues_version: ColumnType<number | string | bigint, number, number>;
 }
 
-/** A report a developer moved: reports like it follow it (issues/issue-grouping.ts). */
+/** A report a developer moved: reports like it follow it (issues/grouping/index.ts). */
 export interface IssueExemplarsTable {
   id: string;
   project_id: string;

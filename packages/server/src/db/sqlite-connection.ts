@@ -29,7 +29,7 @@ export function openSqliteConnection(
   const sqlite = new SQLite(path, { fileMustExist: mustExist });
   // WAL lets readers run beside the writer. synchronous=FULL fsyncs the WAL on every commit, so
   // what this connection commits survives a power cut. The report writer's connection sets its
-  // own, from SQLITE_SYNC (reports/write-path/sqlite/sqlite-report-worker.ts).
+  // own, from SQLITE_SYNC (reports/write-path/sqlite/sqlite-writer-thread.ts).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');

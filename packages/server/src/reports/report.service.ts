@@ -123,7 +123,7 @@ export async function submitReport(
     metadata: input.metadata,
     created_at: formatWireTimestamp(now),
     redactions,
-    // Grouped a moment later, off the request path (issues/grouper.ts).
+    // Grouped a moment later, off the request path (issues/pipeline/grouper.ts).
     issue_id: null,
     issue_reason: null,
   };

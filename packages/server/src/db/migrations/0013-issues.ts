@@ -6,7 +6,7 @@ import type { Dialect } from '../database.js';
  * - `issues`: one row per problem behind a project's reports, with the counters the list reads
  *   (kept by the grouper in the transaction that assigns each report) and the grouping
  *   engine's signature (JSON text). `kind` (problem | success | request) with `tool_name`
- *   bounds the candidates a report is compared with (issues/issue-grouping.ts).
+ *   bounds the candidates a report is compared with (issues/grouping/index.ts).
  * - `reports.issue_id` (moved to `report_issues` by 0017): null until grouped; `issue_reason`:
  *   the engine's why ("same tool, 0.82 similar to …", or a developer's move). Two indexes: the
  *   `issue_id` filter of the reports list walks (project_id, issue_id, created_at, id); the

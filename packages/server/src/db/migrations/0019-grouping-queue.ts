@@ -7,7 +7,7 @@ import { queueRowsInsertSql } from '../grouping-queue-row.js';
  * their own, `grouping_queue` (id, created_at, report_ids): a row per stored batch that was not
  * grouped as it was stored, naming its reports (a JSON array of ids, in report order), from when
  * its first report was stored. `report_issues` keeps only placed reports, each inserted once by
- * the grouper with its issue. issues/grouping-queue.ts reads and consumes the queue, and says
+ * the grouper with its issue. issues/pipeline/grouping-queue.ts reads and consumes the queue, and says
  * why: the write path inserted a row per report without an issue, and the grouper updated it,
  * which cost PostgreSQL three times the insert it replaces.
  *

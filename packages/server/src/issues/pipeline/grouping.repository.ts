@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.js';
 import { countColumns, type OutcomeCounts } from '../issue-counts.js';
 
 /**
- * The grouper's SQL (issues/grouper.ts). Every function takes the transaction that assigns a
+ * The grouper's SQL (issues/pipeline/grouper.ts). Every function takes the transaction that assigns a
  * batch: the reports' issue, the issues' counters and the progress row commit together.
  */
 

@@ -33,7 +33,7 @@ export interface GroupCommitOptions {
   onCommit?: (size: number) => void;
   /**
    * Told every committed batch: its submissions and their outcomes, those `stored` now in
-   * `reports` (the grouper's: issues/stored-inputs.ts).
+   * `reports` (the grouping port's `stored`: grouping-port.ts).
    */
   onStored?: (
     submissions: readonly ReportSubmission[],

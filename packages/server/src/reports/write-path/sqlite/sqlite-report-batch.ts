@@ -34,7 +34,7 @@ const STATEMENT_CACHE_SIZE = 64;
 
 /**
  * The SQLite back end's work, synchronous on its own connection (it runs in the writer thread,
- * sqlite-report-worker.ts): the steps every back end runs (batch-steps.ts: key lookup, counters
+ * sqlite-writer-thread.ts): the steps every back end runs (batch-steps.ts: key lookup, counters
  * read, plan-batch.ts, insert, counter upserts), a whole batch in one transaction, the counters
  * added up in memory and written once per batch and row, so the insert is the only statement
  * per report.

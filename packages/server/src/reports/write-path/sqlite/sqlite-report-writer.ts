@@ -29,7 +29,7 @@ const PROBE_MS = 2000;
 
 /**
  * The report writer of a SQLite file: a worker thread with its own connection
- * (sqlite-report-worker.ts). better-sqlite3 runs on the calling thread, and storing reports is
+ * (sqlite-writer-thread.ts). better-sqlite3 runs on the calling thread, and storing reports is
  * most of the ingest work: the statements on six b-trees, the commit and its fsync of the WAL.
  * On the event loop, all of it stalled every request in flight; in the thread it runs beside
  * the HTTP work, on the other core (BENCHMARKS.md). The submissions of one event-loop turn

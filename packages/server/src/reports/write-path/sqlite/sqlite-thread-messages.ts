@@ -4,7 +4,7 @@ import type { IssueChange } from '../arrival-grouper.js';
 import type { SubmissionOutcome } from '../report-writer.js';
 
 /**
- * What the SQLite writer (sqlite-report-writer.ts) and its thread (sqlite-report-worker.ts) send
+ * What the SQLite writer (sqlite-report-writer.ts) and its thread (sqlite-writer-thread.ts) send
  * each other. Types only, in a file of their own, so neither imports the other.
  */
 

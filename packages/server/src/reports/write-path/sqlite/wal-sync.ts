@@ -15,7 +15,7 @@ export interface WalSync {
 }
 
 /**
- * The fsync of the report writer's commits under `SQLITE_SYNC=normal` (sqlite-report-worker.ts).
+ * The fsync of the report writer's commits under `SQLITE_SYNC=normal` (sqlite-writer-thread.ts).
  * The writer's connection then commits with `synchronous = NORMAL`: a commit is written to the
  * WAL file, so it is in the OS page cache and survives `kill -9` of the server (the DESIGN
  * contract), and its 201 leaves without waiting for the disk. This fsyncs the WAL at most `ms`
