@@ -56,7 +56,7 @@ export const DEFAULT_ENGINE: GroupingEngine = {
 
 /**
  * The kind of the issue that holds, per project and tool, the reports the engine failed on.
- * No report's kind (issueKindOf) is ever this one, so that issue is never a candidate.
+ * No report's kind (kindOf) is ever this one, so that issue is never a candidate.
  */
 export const UNSORTED_KIND = 'unsorted';
 
