@@ -18,11 +18,11 @@ import { toWireReport } from './reports/report.service.js';
 import { createReportScreen } from './reports/screening/report-screen.js';
 import { createReportWriter } from './reports/write-path/index.js';
 import { sessionCache } from './sessions/session.service.js';
-import { groupingPortOf } from './wiring/grouping-port.js';
+import { groupingPortOf } from './wiring/grouping-seam.js';
 
 /**
  * Opens the database, brings its schema up to date, starts the realtime bus, the grouper and
- * the report writer that hands it what it stores (src/wiring/grouping-port.ts).
+ * the report writer that hands it what it stores (src/wiring/grouping-seam.ts).
  */
 export async function buildContext(
   config: Config,
