@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { Email, INVITATION_MAX_HOURS } from '@debrief/protocol';
 import { ensureAccount, setMonthlyQuota } from './accounts/account.service.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, settingsUsage } from './config.js';
 import { CopyError, copyDatabase } from './db/copy-database.js';
 import type { Database } from './db/database.js';
 import { openMigratedDatabase } from './db/migrate.js';
@@ -13,7 +13,8 @@ import { createApiKey } from './keys/key.service.js';
 import { createProject } from './projects/project.service.js';
 import { startServer } from './server.js';
 
-const USAGE = `Usage: debrief <command> [options]
+/** Built when asked for: the settings' lines are read from the Env schema. */
+const usage = () => `Usage: debrief <command> [options]
 
 Commands:
   serve                                   Run the service (API, dashboard, realtime).
@@ -32,13 +33,8 @@ Commands:
                                           file's write lock, and refuses if a writer has it.
                                           Sessions are not copied (everyone signs in again).
 
-Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL,
-FREE_TIER_MONTHLY_REPORTS, SIGNUPS, SIGNUPS_PER_ADDRESS, SQLITE_SYNC, SQLITE_READERS,
-POSTGRES_READ_CONNECTIONS, READ_TIMEOUT_MS, ISSUE_GROUPING, LOG_LEVEL, TRUST_PROXY,
-REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_REQUESTS_PER_CONNECTION,
-MAX_CONNECTIONS_PER_ADDRESS, INGEST_RATE_PER_KEY, INGEST_BURST_PER_KEY, INGEST_RATE_PER_ADDRESS,
-INGEST_BURST_PER_ADDRESS, ADDRESS_DAILY_SHARE, STREAMS_PER_ACCOUNT, STREAMS_PER_INSTANCE, STREAM_BUFFER_BYTES (see
-the README).
+Configuration comes from the environment (docs/operating.md says more):
+${settingsUsage()}
 
 SIGNUPS: invite (default: the first sign-up creates the operator, later ones need an
 invitation), open (anyone, throttled per address), closed (an invitation always, even for
@@ -201,7 +197,7 @@ async function copy(config: Config, args: string[]): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${usage()}\n`);
     return;
   }
   const config = loadConfig();
@@ -231,7 +227,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
-    process.stderr.write(`debrief: ${error.message}\n\n${USAGE}\n`);
+    process.stderr.write(`debrief: ${error.message}\n\n${usage()}\n`);
   } else if (
     error instanceof ConfigError ||
     error instanceof StartupError ||

@@ -1,4 +1,4 @@
-import { SIGNUP_MODES, type Signups } from '@debrief/protocol';
+import { SIGNUP_MODES } from '@debrief/protocol';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -22,110 +22,124 @@ function limit(fallback: number, unit: string) {
     .default(fallback);
 }
 
+/** Distinct labels (tool names, sources) a project may hold. */
+function labelCap() {
+  return z.coerce
+    .number({ error: 'must be a whole number, 1 or more' })
+    .int({ error: 'must be a whole number, 1 or more' })
+    .min(1, { error: 'must be a whole number, 1 or more' })
+    .default(1000);
+}
+
 /**
- * The environment, parsed once at start (DESIGN §3). Empty variables count as unset, so
- * `PORT=` in a .env file falls back to the default instead of failing.
+ * Every setting, written once: its parsing, its default and its description (the CLI's usage
+ * lists them; a test checks the README's configuration table against them). Empty variables
+ * count as unset, so `PORT=` in a .env file falls back to the default instead of failing.
  */
-const Env = z.object({
+export const Env = z.object({
   PORT: z.coerce
     .number({ error: 'must be a port number' })
     .int({ error: 'must be a whole number' })
     .min(0, { error: 'must be between 0 and 65535' })
     .max(65535, { error: 'must be between 0 and 65535' })
-    .default(8080),
-  HOST: z.string().default('localhost'),
-  DATABASE_URL: z.string().default('./data/debrief.db'),
+    .default(8080)
+    .describe('HTTP port'),
+  HOST: z
+    .string()
+    .default('localhost')
+    .describe('Interface to listen on; 0.0.0.0 to expose beyond this machine'),
+  DATABASE_URL: z
+    .string()
+    .default('./data/debrief.db')
+    .describe('A SQLite file path (also sqlite: / file: URLs) or a postgres:// URL'),
   PUBLIC_URL: z
     .url({
       protocol: /^https?$/,
       error: 'must be an absolute http(s) URL such as https://debrief.example.com',
     })
-    .optional(),
+    .optional()
+    .meta({
+      description: 'Base URL printed in /skill.md, snippets and problem type links',
+      default: 'http://localhost:$PORT',
+    }),
   FREE_TIER_MONTHLY_REPORTS: z
     .union([z.literal('unlimited'), z.coerce.number().int().min(0)], {
       error: 'must be a whole number of reports (0 or more) or "unlimited"',
     })
-    .default(1000),
-  // Ingest rate limits (README, Rate limits): token buckets per ingest key and per address.
-  INGEST_RATE_PER_KEY: rateSetting(50),
-  INGEST_BURST_PER_KEY: rateSetting(200),
-  INGEST_RATE_PER_ADDRESS: rateSetting(10),
-  INGEST_BURST_PER_ADDRESS: rateSetting(60),
+    .default(1000)
+    .transform((value) => (value === 'unlimited' ? null : value))
+    .describe('Stored reports per account per UTC month (a number or unlimited)'),
+  // Token buckets per ingest key and per address; each project may override them.
+  INGEST_RATE_PER_KEY: rateSetting(50).describe(
+    'Reports per second one ingest key may send, sustained (unlimited = no bucket)',
+  ),
+  INGEST_BURST_PER_KEY: rateSetting(200).describe(
+    'Reports one ingest key may send at once above that rate',
+  ),
+  INGEST_RATE_PER_ADDRESS: rateSetting(10).describe(
+    'Reports per second one client address may send to one project',
+  ),
+  INGEST_BURST_PER_ADDRESS: rateSetting(60).describe(
+    'Reports one address may send at once above that rate',
+  ),
   ADDRESS_DAILY_SHARE: z.coerce
     .number()
     .int()
     .min(1, { error: 'must be a whole percentage from 1 to 100' })
     .max(100, { error: 'must be a whole percentage from 1 to 100' })
-    .default(10),
+    .default(10)
+    .describe("Percent of an account's monthly quota one address may store per UTC day"),
   SIGNUPS: z
     .enum(SIGNUP_MODES, { error: 'must be "invite", "open" or "closed"' })
-    .default('invite'),
+    .default('invite')
+    .describe('Who may sign up: invite (the first, then invitations), open or closed'),
+  // Each sign-up costs a 128 MiB password hash and a free tier.
   SIGNUPS_PER_ADDRESS: z.coerce
     .number({ error: 'must be a whole number of sign-ups' })
     .int({ error: 'must be a whole number of sign-ups' })
     .min(1, { error: 'must be at least 1' })
-    .default(5),
-  MAX_TOOL_NAMES_PER_PROJECT: z.coerce
-    .number({ error: 'must be a whole number, 1 or more' })
-    .int({ error: 'must be a whole number, 1 or more' })
-    .min(1, { error: 'must be a whole number, 1 or more' })
-    .default(1000),
-  MAX_SOURCES_PER_PROJECT: z.coerce
-    .number({ error: 'must be a whole number, 1 or more' })
-    .int({ error: 'must be a whole number, 1 or more' })
-    .min(1, { error: 'must be a whole number, 1 or more' })
-    .default(1000),
+    .default(5)
+    .describe('Sign-ups one address may make in an hour before each further one waits'),
+  MAX_TOOL_NAMES_PER_PROJECT: labelCap().describe(
+    'Distinct tool_name values a project may hold; a new one past it is a 400',
+  ),
+  MAX_SOURCES_PER_PROJECT: labelCap().describe('Distinct source values a project may hold'),
   SQLITE_SYNC: z
     .enum(['normal', 'full'], { error: 'must be "normal" or "full"' })
-    .default('normal'),
-  // Reads of reports (issue 17, item 3; README, Configuration): reader processes beside the
-  // event loop on a SQLite file, and a time limit on each read, both dialects.
+    .default('normal')
+    .describe("When a report's SQLite commit reaches the disk: normal (within 50 ms) or full"),
+  // Processes, not threads: a SQLite statement stops only with its process.
   SQLITE_READERS: z.coerce
     .number({ error: 'must be a whole number of reader processes, 0 to 16' })
     .int({ error: 'must be a whole number of reader processes, 0 to 16' })
     .min(0, { error: 'must be a whole number of reader processes, 0 to 16' })
     .max(16, { error: 'must be a whole number of reader processes, 0 to 16' })
-    .default(2),
-  // How many report reads of this instance run at once on PostgreSQL (the read pool's
-  // connections); the rest queue in the server. Ten at once took both cores of the bench's
-  // machine from ingest (BENCHMARKS.md); raise it with PostgreSQL's cores.
+    .default(2)
+    .describe('Reader processes that run report reads of a SQLite file (0 = main connection)'),
+  // More reads at once would take the cores that commits of reports need; raise it with
+  // PostgreSQL's cores.
   POSTGRES_READ_CONNECTIONS: z.coerce
     .number({ error: 'must be a whole number of connections, 1 to 100' })
     .int({ error: 'must be a whole number of connections, 1 to 100' })
     .min(1, { error: 'must be a whole number of connections, 1 to 100' })
     .max(100, { error: 'must be a whole number of connections, 1 to 100' })
-    .default(2),
-  READ_TIMEOUT_MS: limit(10_000, 'milliseconds'),
-  // Whether this instance groups reports into issues (issue 18). `off` on some of several
-  // instances on one PostgreSQL leaves grouping to the others; nothing is lost while no
-  // instance groups: reports wait without an issue until one does.
-  ISSUE_GROUPING: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
+    .default(2)
+    .describe('Report reads of this instance that run at once on PostgreSQL'),
+  READ_TIMEOUT_MS: limit(10_000, 'milliseconds').describe(
+    'A report read running longer is stopped: 503 read_timeout (0 = no limit)',
+  ),
+  // `off` on some of several instances on one PostgreSQL leaves grouping to the others; reports
+  // wait without an issue, never lost, while no instance groups.
+  ISSUE_GROUPING: z
+    .enum(['on', 'off'], { error: 'must be "on" or "off"' })
+    .default('on')
+    .describe('Whether this instance groups reports into issues'),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
-    .default('info'),
-  // HTTP limits (README, Configuration): generous for any real agent, which sends a few KiB
-  // over one short-lived connection, and tight enough that slow or piled-up connections from an
-  // outsider are closed instead of held.
-  REQUEST_TIMEOUT_MS: limit(30_000, 'milliseconds'),
-  HEADERS_TIMEOUT_MS: limit(10_000, 'milliseconds'),
-  KEEP_ALIVE_TIMEOUT_MS: limit(72_000, 'milliseconds'),
-  MAX_REQUESTS_PER_CONNECTION: limit(10_000, 'requests'),
-  MAX_CONNECTIONS_PER_ADDRESS: limit(128, 'connections'),
-  STREAMS_PER_ACCOUNT: z.coerce
-    .number()
-    .int()
-    .min(1, { error: 'must be a whole number of streams, at least 1' })
-    .default(20),
-  STREAMS_PER_INSTANCE: z.coerce
-    .number()
-    .int()
-    .min(1, { error: 'must be a whole number of streams, at least 1' })
-    .default(1000),
-  STREAM_BUFFER_BYTES: z.coerce
-    .number()
-    .int()
-    .min(65_536, { error: 'must be a whole number of bytes, at least 65536' })
-    .default(1_048_576),
+    .default('info')
+    .describe(
+      'fatal, error, warn, info, debug, trace or silent; request lines are logged at debug',
+    ),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -134,118 +148,59 @@ const Env = z.object({
       if (value === 'false') return false;
       if (/^\d+$/.test(value)) return Number(value);
       return value; // an address list, as Fastify's trustProxy takes it
-    }),
+    })
+    .describe('true, a number of hops, or addresses to trust for X-Forwarded-*'),
+  // HTTP limits: generous for any real agent, which sends a few KiB over one short-lived
+  // connection, and tight enough that slow or piled-up connections from an outsider are closed
+  // instead of held (http/http-server.ts).
+  REQUEST_TIMEOUT_MS: limit(30_000, 'milliseconds').describe(
+    'Time to receive a whole request, body included; then 408 (0 = none)',
+  ),
+  HEADERS_TIMEOUT_MS: limit(10_000, 'milliseconds').describe(
+    "Time to receive a request's headers; then 408 (at most REQUEST_TIMEOUT_MS)",
+  ),
+  KEEP_ALIVE_TIMEOUT_MS: limit(72_000, 'milliseconds').describe(
+    'How long an idle keep-alive connection stays open',
+  ),
+  MAX_REQUESTS_PER_CONNECTION: limit(10_000, 'requests').describe(
+    'Requests per connection; the last gets Connection: close (0 = unlimited)',
+  ),
+  MAX_CONNECTIONS_PER_ADDRESS: limit(128, 'connections').describe(
+    'Open connections per client address; beyond it 429 (0 = unlimited)',
+  ),
+  STREAMS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1, { error: 'must be a whole number of streams, at least 1' })
+    .default(20)
+    .describe('Event streams one account may hold open at once on an instance'),
+  STREAMS_PER_INSTANCE: z.coerce
+    .number()
+    .int()
+    .min(1, { error: 'must be a whole number of streams, at least 1' })
+    .default(1000)
+    .describe('Event streams one server process holds open in all'),
+  STREAM_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(65_536, { error: 'must be a whole number of bytes, at least 65536' })
+    .default(1_048_576)
+    .describe('Bytes that may wait for a slow stream reader before it is dropped'),
 });
 
-/**
- * When a SQLite report commit reaches the disk (README, Configuration). Both survive `kill -9`
- * of the server (DESIGN §2). `normal`: the 201 leaves after the commit, and the WAL is fsynced
- * within 50 ms, so a power cut can lose at most that window. `full`: the 201 leaves after the
- * commit's own fsync, at 5–20 % less ingest (BENCHMARKS.md, item 10).
- */
-export type SqliteSync = 'normal' | 'full';
+export type EnvName = keyof typeof Env.shape;
 
-export interface Config {
-  port: number;
-  host: string;
-  databaseUrl: string;
-  publicUrl: string;
-  /** Instance default of stored reports per account per UTC month; null = unlimited. */
-  freeTierMonthlyReports: number | null;
-  /** Instance defaults of the ingest limits; each project may override them (dashboard). */
-  ingestLimits: IngestLimitDefaults;
-  /** Who may sign up: `invite` (the first sign-up, then invitations), `open`, `closed`. */
-  signups: Signups;
-  /**
-   * Sign-ups one address may make within an hour before it must wait (30 s, doubling, up to
-   * an hour): each costs a 128 MiB password hash and a free tier.
-   */
-  signupsPerAddress: number;
-  /**
-   * Distinct `tool_name` / `source` values a project may hold; a report with a new one past
-   * the cap is refused (reports/screening/label-caps.ts).
-   */
-  maxToolNamesPerProject: number;
-  maxSourcesPerProject: number;
-  sqliteSync: SqliteSync;
-  /**
-   * Reader processes that run report reads of a SQLite file off the event loop; 0 = on the
-   * main connection, as before (db/sqlite-reader-pool.ts).
-   */
-  sqliteReaders: number;
-  /** Report reads run at once on PostgreSQL: the read pool's connections (db/pg-read-pool.ts). */
-  postgresReadConnections: number;
-  /** Whether this instance runs the grouper (issues/pipeline/grouper.ts). */
-  issueGrouping: boolean;
-  /** A report read running longer is stopped: 503 `read_timeout` (0 = no limit). */
-  readTimeoutMs: number;
-  logLevel: (typeof LOG_LEVELS)[number];
-  trustProxy: boolean | number | string;
-  /** Event streams (README, Configuration): how many one account may hold open at once… */
-  streamsPerAccount: number;
-  /** …how many this process holds open in all… */
-  streamsPerInstance: number;
-  /** …and how many bytes one may have waiting for a slow reader before it is dropped. */
-  streamBufferBytes: number;
-  http: HttpLimits;
-}
-
-/** Timeouts and connection limits of the HTTP server (http/http-server.ts); 0 = no limit. */
-export interface HttpLimits {
-  /** Time to receive a whole request, headers and body; beyond it 408. */
-  requestTimeoutMs: number;
-  /** Time to receive a request's headers; beyond it 408. At most requestTimeoutMs. */
-  headersTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open between requests. */
-  keepAliveTimeoutMs: number;
-  /** Requests one connection may carry; the last one is answered with `Connection: close`. */
-  maxRequestsPerConnection: number;
-  /** Open connections from one client address; beyond it 429 and the connection closes. */
-  maxConnectionsPerAddress: number;
-}
-
-/**
- * Token buckets (reports per second and burst; null = no bucket) and the share of an account's
- * monthly quota one address may store per UTC day, in percent (100 = no per-address cap).
- */
-export interface IngestLimitDefaults {
-  keyRate: number | null;
-  keyBurst: number | null;
-  addressRate: number | null;
-  addressBurst: number | null;
-  addressDailyShare: number;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => key in Env.shape && value !== ''),
-  );
-  const parsed = Env.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      return `  ${name} ${issue.message} (received ${JSON.stringify(present[name])})`;
-    });
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
-  if (e.REQUEST_TIMEOUT_MS > 0 && e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
-    throw new ConfigError(
-      `Invalid configuration:\n  HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (received ${e.HEADERS_TIMEOUT_MS} > ${e.REQUEST_TIMEOUT_MS})`,
-    );
-  }
+/** The parsed settings as the code uses them, grouped where one module takes several. */
+function toConfig(e: z.output<typeof Env>) {
   const localHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://${localHost}:${e.PORT}`).replace(/\/+$/, ''),
-    freeTierMonthlyReports:
-      e.FREE_TIER_MONTHLY_REPORTS === 'unlimited' ? null : e.FREE_TIER_MONTHLY_REPORTS,
+    /** Instance default of stored reports per account per UTC month; null = unlimited. */
+    freeTierMonthlyReports: e.FREE_TIER_MONTHLY_REPORTS,
+    /** Instance defaults of the ingest limits; each project may override them (dashboard). */
     ingestLimits: {
       keyRate: e.INGEST_RATE_PER_KEY,
       keyBurst: e.INGEST_BURST_PER_KEY,
@@ -275,4 +230,74 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamsPerInstance: e.STREAMS_PER_INSTANCE,
     streamBufferBytes: e.STREAM_BUFFER_BYTES,
   };
+}
+
+/** The configuration the code reads, derived from `Env`: the settings, grouped by who uses them. */
+export type Config = ReturnType<typeof toConfig>;
+/** Timeouts and connection limits of the HTTP server (http/http-server.ts); 0 = no limit. */
+export type HttpLimits = Config['http'];
+/**
+ * Token buckets (reports per second and burst; null = no bucket) and the share of an account's
+ * monthly quota one address may store per UTC day, in percent (100 = no per-address cap).
+ */
+export type IngestLimitDefaults = Config['ingestLimits'];
+/**
+ * When a SQLite report commit reaches the disk. Both survive `kill -9` of the server.
+ * `normal`: the 201 leaves after the commit, and the WAL is fsynced within 50 ms, so a power
+ * cut can lose at most that window. `full`: the 201 leaves after the commit's own fsync.
+ */
+export type SqliteSync = Config['sqliteSync'];
+
+export interface SettingDoc {
+  name: EnvName;
+  /** The default as written in the environment; undefined when the setting has none. */
+  default: string | undefined;
+  description: string;
+}
+
+/** Each setting's name, default and description, read from `Env`. */
+export function describeSettings(): SettingDoc[] {
+  const properties = z.toJSONSchema(Env, { io: 'input' }).properties ?? {};
+  return (Object.keys(Env.shape) as EnvName[]).map((name) => {
+    const property = properties[name] as { default?: unknown; description?: string };
+    return {
+      name,
+      default: property.default === undefined ? undefined : String(property.default),
+      description: property.description ?? '',
+    };
+  });
+}
+
+/** The settings as the CLI's usage lists them: one line each, with its default. */
+export function settingsUsage(): string {
+  const settings = describeSettings();
+  const width = Math.max(...settings.map((s) => s.name.length));
+  return settings
+    .map((s) => `  ${s.name.padEnd(width)}  ${s.description} [default: ${s.default ?? 'none'}]`)
+    .join('\n');
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key in Env.shape && value !== ''),
+  );
+  const parsed = Env.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `  ${name} ${issue.message} (received ${JSON.stringify(present[name])})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.REQUEST_TIMEOUT_MS > 0 && e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (received ${e.HEADERS_TIMEOUT_MS} > ${e.REQUEST_TIMEOUT_MS})`,
+    );
+  }
+  return toConfig(e);
 }
