@@ -1,5 +1,6 @@
 import { SIGNUP_MODES, type Signups } from '@debrief/protocol';
 import { z } from 'zod';
+import { DEFAULT_MONTHLY_QUOTA } from './limits/storage-limits.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -45,7 +46,7 @@ const Env = z.object({
     .union([z.literal('unlimited'), z.coerce.number().int().min(0)], {
       error: 'must be a whole number of reports (0 or more) or "unlimited"',
     })
-    .default(1000),
+    .default(DEFAULT_MONTHLY_QUOTA),
   // Ingest rate limits (README, Rate limits): token buckets per ingest key and per address.
   INGEST_RATE_PER_KEY: rateSetting(50),
   INGEST_BURST_PER_KEY: rateSetting(200),

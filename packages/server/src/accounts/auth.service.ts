@@ -1,11 +1,10 @@
 import type { SessionInfo } from '@debrief/protocol';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
-import { usageMonth } from '../reports/report.service.js';
+import { monthlyQuotaLimit, usageMonth } from '../limits/storage-limits.js';
 import { getUsage } from '../reports/usage.repository.js';
 import { findAccountByEmail, findAccountById } from './account.repository.js';
 import { normalizeEmail } from './account.service.js';
-import { monthlyQuotaLimit } from './monthly-quota.js';
 import type { SigninThrottle } from './signin-throttle.js';
 
 const INVALID_CREDENTIALS =

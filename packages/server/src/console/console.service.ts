@@ -26,6 +26,7 @@ import {
   rollupsAnswer,
 } from '../reports/report-rollups.repository.js';
 import { addToStats, emptyStats, isOutcome } from '../reports/report-stats.js';
+import { DAY_MS, startOfUtcDay, utcDay } from '../time/utc-time.js';
 import {
   countByDay,
   countByDayInRange,
@@ -34,8 +35,6 @@ import {
   countByTool,
   countByToolInRange,
 } from './stats.repository.js';
-
-const DAY_MS = 86_400_000;
 
 /** The account's projects, oldest first, with per-outcome counts of the last 7 days. */
 export async function listConsoleProjects(
@@ -53,10 +52,6 @@ export async function listConsoleProjects(
     if (s) addToStats(s, outcome, n);
   }
   return projects.map((p) => ({ ...p, last_7_days: stats.get(p.id) ?? emptyStats() }));
-}
-
-function startOfUtcDay(date: Date): number {
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
 }
 
 /**
@@ -94,7 +89,7 @@ export async function projectTimeseries(
   const count = rollupsAnswer(filters) ? countByDayInRange : countByDay;
   const rows = await count(ctx.db, ctx.database.dialect, project.id, filters);
   const days = Array.from({ length: dayCount }, (_, i) => ({
-    date: new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10),
+    date: utcDay(firstDay + i * DAY_MS),
     success: 0,
     failure: 0,
     confusing: 0,

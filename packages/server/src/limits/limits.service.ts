@@ -8,7 +8,7 @@ import { findAccountById } from '../accounts/account.repository.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import { getOwnedProject } from '../projects/project.service.js';
-import { usageMonth } from '../reports/report.service.js';
+import { DAY_MS, startOfUtcMonth, utcDay } from '../time/utc-time.js';
 import {
   countProjectReportsSince,
   countThrottledByReason,
@@ -17,17 +17,11 @@ import {
   topThrottledAddresses,
   updateProjectLimits,
 } from './limits.repository.js';
-import { storageLimits } from './storage-limits.js';
-import { utcDay } from './throttle-log.js';
+import { storageLimits, usageMonth } from './storage-limits.js';
 
 /** The dashboard's window of throttled counts: today and the six days before. */
 export const THROTTLED_DAYS = 7;
 const TOP_ADDRESSES = 10;
-const DAY_MS = 86_400_000;
-
-function startOfMonth(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
-}
 
 /** A project's limit settings, the instance's defaults and what applies now. */
 export async function getProjectLimits(
@@ -59,7 +53,7 @@ export async function getProjectLimits(
     address_daily_limit: limits.addressDay,
     account_monthly_quota: limits.account,
     month: usageMonth(now),
-    month_used: await countProjectReportsSince(ctx.db, project.id, startOfMonth(now)),
+    month_used: await countProjectReportsSince(ctx.db, project.id, startOfUtcMonth(now)),
   };
 }
 
@@ -82,7 +76,7 @@ export async function setProjectLimits(
     // db/routed-dialect.ts); one stored during these two statements may be missed (exact-ish,
     // by at most the reports in flight).
     const now = new Date();
-    const used = await countProjectReportsSince(ctx.db, project.id, startOfMonth(now));
+    const used = await countProjectReportsSince(ctx.db, project.id, startOfUtcMonth(now));
     await setProjectUsage(ctx.db, project.id, usageMonth(now), used);
   }
   await updateProjectLimits(ctx.db, project.id, settings);
