@@ -11,11 +11,13 @@ import {
   type ToolStats,
   type ToolStatsQuery,
 } from '@debrief/protocol';
-import type { AppContext } from '../context.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { DB } from '../db/schema.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { listApiKeys, parseScopes } from '../keys/key.service.js';
-import { getOwnedProject, listProjects } from '../projects/project.service.js';
+import { getOwnedProject, listProjects, type OwnedProjects } from '../projects/project.service.js';
 import {
   countersAnswer,
   sumReportCountsBySource,
@@ -38,7 +40,7 @@ import {
 
 /** The account's projects, oldest first, with per-outcome counts of the last 7 days. */
 export async function listConsoleProjects(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB> },
   accountId: string,
 ): Promise<ConsoleProject[]> {
   const since = new Date(Date.now() - 7 * DAY_MS);
@@ -59,7 +61,7 @@ export async function listConsoleProjects(
  * (inclusive, as in the reports list); without them, the last 14 days up to today.
  */
 export async function projectTimeseries(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   query: StatsQuery,
@@ -111,7 +113,7 @@ export async function projectTimeseries(
  * blocked the event loop for 446 ms at 100,000 of them (issue 16).
  */
 export async function projectToolStats(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   query: Omit<ToolStatsQuery, 'tool_name'>,
@@ -147,7 +149,7 @@ export async function projectToolStats(
  * bound; `truncated` says when some were left out.
  */
 export async function projectSourceStats(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   query: Omit<StatsQuery, 'source'>,
@@ -183,7 +185,7 @@ function successRate(s: ReportStats): number | null {
 
 /** The account's API keys, newest first, without secrets. */
 export async function listConsoleApiKeys(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB> },
   accountId: string,
 ): Promise<ApiKeyInfo[]> {
   return (await listApiKeys(ctx.db, accountId)).map((row) => ({

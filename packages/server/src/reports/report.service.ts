@@ -6,15 +6,18 @@ import {
   type ReportMetadata,
   type ValidReportInput,
 } from '@debrief/protocol';
-import type { AppContext } from '../context.js';
-import { toDate } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { type DB, toDate } from '../db/schema.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { newId } from '../ids.js';
 import { unknownIngestKeyError } from '../keys/key.service.js';
 import type { Admission } from '../limits/ingest-gate.js';
 import { usageWindows } from '../limits/storage-limits.js';
 import { storageLimitError } from '../limits/storage-refusal.js';
-import { getOwnedProject } from '../projects/project.service.js';
+import type { ThrottleLog } from '../limits/throttle-log.js';
+import { getOwnedProject, type OwnedProjects } from '../projects/project.service.js';
+import type { EventBus } from '../realtime/event-bus.js';
 import { seekDeepPage } from './deep-page.repository.js';
 import {
   countReportsByOutcome,
@@ -27,6 +30,8 @@ import { countersAnswer, sumReportCounts } from './report-counts.repository.js';
 import { type CursorScope, decodeCursor, encodeCursor } from './report-cursor.js';
 import { countOutcomesInRange, rollupsAnswer } from './report-rollups.repository.js';
 import { addToStats, emptyStats } from './report-stats.js';
+import type { ReportScreen } from './screening/report-screen.js';
+import type { ReportWriter } from './write-path/index.js';
 
 export function toWireReport(row: ReportRow): Report {
   return {
@@ -52,7 +57,12 @@ export function toWireReport(row: ReportRow): Report {
  * (reports/screening/).
  */
 export async function submitReport(
-  ctx: AppContext,
+  ctx: {
+    reportScreen: ReportScreen;
+    reportWriter: ReportWriter;
+    throttles: ThrottleLog;
+    bus: EventBus;
+  },
   ingestKey: string,
   valid: ValidReportInput,
   admission: Admission,
@@ -103,7 +113,7 @@ export async function submitReport(
 }
 
 export async function listReports(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   query: ListReportsQuery,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { LookupCache } from '../db/lookup-cache.js';
 import { type DB, toDate } from '../db/schema.js';
 import { parseCookies, serializeCookie } from './cookies.js';
@@ -101,12 +101,12 @@ export async function endSession(
 }
 
 /** Secure cookies when the instance is public over https, or this request came over https. */
-function secureCookie(ctx: AppContext, request: FastifyRequest): boolean {
+function secureCookie(ctx: { config: Config }, request: FastifyRequest): boolean {
   return ctx.config.publicUrl.startsWith('https:') || request.protocol === 'https';
 }
 
 export function setSessionCookie(
-  ctx: AppContext,
+  ctx: { config: Config },
   request: FastifyRequest,
   reply: FastifyReply,
   id: string,
@@ -121,7 +121,7 @@ export function setSessionCookie(
 }
 
 export function clearSessionCookie(
-  ctx: AppContext,
+  ctx: { config: Config },
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
