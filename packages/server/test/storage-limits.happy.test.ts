@@ -54,6 +54,10 @@ describe('storage limits', () => {
   it('counts in the UTC month and day, and resets at the next one', () => {
     const now = new Date('2026-11-30T23:00:00Z');
     expect(usageWindows(now)).toEqual({ month: '2026-11', day: '2026-11-30' });
+    for (const at of ['1969-12-31T23:59:59.999Z', '2024-02-29T12:00:00Z', '2026-12-31T23:59:59Z']) {
+      const instant = new Date(at);
+      expect(usageWindows(instant)).toEqual({ month: utcMonth(instant), day: utcDay(instant) });
+    }
     expect(limitResetAt('quota_exceeded', now).toISOString()).toBe('2026-12-01T00:00:00.000Z');
     expect(limitResetAt('project_cap', now).toISOString()).toBe('2026-12-01T00:00:00.000Z');
     expect(limitResetAt('address_daily', now).toISOString()).toBe('2026-12-01T00:00:00.000Z');

@@ -1,4 +1,4 @@
-import { startOfNextUtcDay, startOfNextUtcMonth, utcDay, utcMonth } from '../time/utc-time.js';
+import { startOfNextUtcDay, startOfNextUtcMonth, utcMonth } from '../time/utc-time.js';
 
 /**
  * The limits on STORED reports, one home for the rule: the account's monthly quota (its
@@ -89,8 +89,10 @@ export function limitReached(
  * The windows a report stored at `now` counts in: the account's and the project's month
  * (`YYYY-MM`, UTC), and the address's day (`YYYY-MM-DD`, UTC). The counters are keyed by them.
  */
-export function usageWindows(now: Date | number): { month: string; day: string } {
-  return { month: usageMonth(now), day: utcDay(now) };
+export function usageWindows(now: Date): { month: string; day: string } {
+  // One ISO text for both, as utcMonth and utcDay write it: this runs once per submitted report.
+  const iso = now.toISOString();
+  return { month: iso.slice(0, 7), day: iso.slice(0, 10) };
 }
 
 /** The UTC month (`YYYY-MM`) whose quota and cap a report stored at `now` counts against. */
