@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { API_KEY_SCOPES, ApiKeyScope } from './issue.schema.js';
 import { PROJECT_NAME_MAX_LENGTH, Project } from './project.schema.js';
-import { parseTimeBound, positiveInt, type TimeBound } from './query.schema.js';
+import { pageLimit, parseTimeBound, positiveInt, type TimeBound } from './query.schema.js';
 import {
   describeValue,
   hasNoNul,
@@ -195,18 +195,15 @@ const fromBeforeTo: [
 export const StatsQuery = z.object(statsFilters).refine(...fromBeforeTo);
 export type StatsQuery = z.output<typeof StatsQuery>;
 
-/** The tools table shows a page of tools: a project may hold up to a thousand of them. */
-export const TOOLS_DEFAULT_LIMIT = 50;
-export const TOOLS_MAX_LIMIT = 100;
-
-/** `GET /v1/console/projects/{id}/tools`: the stats filters, and `page`/`limit` (clamped). */
+/**
+ * `GET /v1/console/projects/{id}/tools`: the stats filters, and `page`/`limit` (pageLimit): a
+ * project may hold up to a thousand tools.
+ */
 export const ToolStatsQuery = z
   .object({
     ...statsFilters,
     page: positiveInt('page').optional().default(1),
-    limit: positiveInt('limit')
-      .optional()
-      .transform((n) => Math.min(n ?? TOOLS_DEFAULT_LIMIT, TOOLS_MAX_LIMIT)),
+    limit: pageLimit(),
   })
   .refine(...fromBeforeTo);
 export type ToolStatsQuery = z.output<typeof ToolStatsQuery>;

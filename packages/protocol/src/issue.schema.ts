@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { OUTCOMES } from './outcomes.js';
-import {
-  DEFAULT_PAGE_LIMIT,
-  fromNotAfterTo,
-  MAX_PAGE_LIMIT,
-  positiveInt,
-  TimeBoundParam,
-} from './query.schema.js';
+import { fromNotAfterTo, pageLimit, positiveInt, TimeBoundParam } from './query.schema.js';
 import {
   describeValue,
   hasNoNul,
@@ -73,9 +67,7 @@ export const ListIssuesQuery = z
       .optional()
       .default('last_seen'),
     page: positiveInt('page').optional().default(1),
-    limit: positiveInt('limit')
-      .optional()
-      .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT)),
+    limit: pageLimit(),
     from: TimeBoundParam.optional(),
     to: TimeBoundParam.optional(),
   })

@@ -81,6 +81,15 @@ export const positiveInt = (name: string) =>
     .describe(name);
 
 /**
+ * The `limit` of every paged list: a positive integer, DEFAULT_PAGE_LIMIT when absent, and
+ * above MAX_PAGE_LIMIT clamped to it (so `pagination.limit` says what the page holds at most).
+ */
+export const pageLimit = () =>
+  positiveInt('limit')
+    .optional()
+    .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT));
+
+/**
  * A `from` or `to` query parameter: the reports list's and the issues list's, one parser and one
  * message so both endpoints read dates alike. `from` keeps its `start`, `to` its `end`.
  */
@@ -134,9 +143,7 @@ export const ListReportsQuery = z
       .optional(),
     /** Absent: the first page, or the page after `cursor`. */
     page: positiveInt('page').optional(),
-    limit: positiveInt('limit')
-      .optional()
-      .transform((n) => Math.min(n ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT)),
+    limit: pageLimit(),
     /**
      * Extension: `pagination.next_cursor` of the previous page, opaque. The server checks that
      * it was made for the same project and filters (it is refused otherwise).

@@ -51,8 +51,9 @@ function metadata(value: unknown): ValidReportInput['metadata'] | undefined {
  * ingest path, where validation was the largest cost after the socket (BENCHMARKS.md).
  * Anything else — an invalid field, an unusual value, a reserved key — gives undefined,
  * and the caller runs the schema, which stays the one definition of what is valid and of every
- * error message. A property test holds this to the schema: whenever it answers, zod answers
- * the same.
+ * error message. A property test over random bodies, valid and invalid, holds the pair to the
+ * schema alone (test/report-fast-path.property.test.ts): the same acceptance, the same parsed
+ * value, the same errors and fields.
  */
 export function parsePlainReportInput(body: Record<string, unknown>): ValidReportInput | undefined {
   const { outcome, details, tool_name, source } = body;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OUTCOMES, parsePlainReportInput, ReportInput } from '../src/index.js';
+import { fieldErrors, OUTCOMES, parsePlainReportInput, ReportInput } from '../src/index.js';
 import { utf8Length } from '../src/utf8.js';
 
 /** Any UTF-16 code unit, lone surrogates included. */
@@ -67,6 +67,61 @@ const body = fc.record(
 
 // Bodies arrive as JSON: run every one through the parser, as the route does.
 const asReceived = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+
+/** Any JSON value, for fields whose every wrong type must be refused alike. */
+const anyJson = fc.jsonValue({ maxDepth: 2 });
+
+/** Bodies far from plausible: each field any JSON value or absent, plus unknown fields. */
+const wildBody = fc.record(
+  {
+    outcome: fc.oneof(fc.constantFrom(...OUTCOMES), anyJson),
+    details: fc.oneof(edgyText, anyJson),
+    tool_name: fc.oneof(edgyText, anyJson),
+    source: fc.oneof(edgyText, anyJson),
+    metadata: fc.oneof(metadata, fc.dictionary(anyText, anyJson, { maxKeys: 4 }), anyJson),
+    extra: anyJson,
+  },
+  { requiredKeys: [] },
+);
+
+/** What a validator decides about a body: the value it accepts, or each field's error. */
+type Decision =
+  | { accepted: true; value: unknown }
+  | { accepted: false; errors: ReturnType<typeof fieldErrors> };
+
+/** The schema alone: the definition of a valid report and of every error. */
+function bySchema(received: Record<string, unknown>): Decision {
+  const parsed = ReportInput.safeParse(received);
+  return parsed.success
+    ? { accepted: true, value: parsed.data }
+    : { accepted: false, errors: fieldErrors(parsed.error) };
+}
+
+/** As POST /v1/reports validates: the fast path first, the schema for what it leaves. */
+function asSubmitted(received: Record<string, unknown>): Decision {
+  const fast = parsePlainReportInput(received);
+  return fast === undefined ? bySchema(received) : { accepted: true, value: fast };
+}
+
+describe('the report validator (fast path, then the schema)', () => {
+  it('decides every body as the schema alone: acceptance, value, error codes and fields', () => {
+    let accepted = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.oneof(body, wildBody), (generated) => {
+        const received = asReceived(generated);
+        const decision = asSubmitted(received);
+        if (decision.accepted) accepted++;
+        else refused++;
+        expect(decision).toStrictEqual(bySchema(received));
+      }),
+      { numRuns: 3_000 },
+    );
+    // Both answers are reached often enough for the agreement to mean something.
+    expect(accepted).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(1_000);
+  });
+});
 
 describe('parsePlainReportInput', () => {
   it('answers only where the schema agrees, and then with the same value', () => {

@@ -1,5 +1,6 @@
 import { SIGNUP_MODES } from '@debrief/protocol';
 import { z } from 'zod';
+import { DEFAULT_MONTHLY_QUOTA } from './limits/storage-limits.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -66,7 +67,7 @@ export const Env = z.object({
     .union([z.literal('unlimited'), z.coerce.number().int().min(0)], {
       error: 'must be a whole number of reports (0 or more) or "unlimited"',
     })
-    .default(1000)
+    .default(DEFAULT_MONTHLY_QUOTA)
     .transform((value) => (value === 'unlimited' ? null : value))
     .describe('Stored reports per account per UTC month (a number or unlimited)'),
   // Token buckets per ingest key and per address; each project may override them.

@@ -10,7 +10,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { statementName } from '../src/db/named-statements.js';
 import { openPgPool } from '../src/db/pg-pool.js';
-import { findTargets } from '../src/reports/write-path/batch-statements.js';
+import { findIngestTargets } from '../src/keys/ingest-key-lookup.js';
 
 /**
  * The main PostgreSQL pool prepares the ingest key lookup by name (db/named-statements.ts):
@@ -49,7 +49,7 @@ describe.runIf(DIALECTS.includes('postgres'))(
     }
 
     const lookup = () => {
-      const [statement] = findTargets('postgres', [
+      const [statement] = findIngestTargets('postgres', [
         tenants[0]!.ingestKey,
         tenants[1]!.ingestKey,
         `wk_${'0'.repeat(32)}`,

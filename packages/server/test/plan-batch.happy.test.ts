@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  counterId,
-  counterRowsToRead,
-  type IngestTarget,
-  planBatch,
-} from '../src/reports/write-path/plan-batch.js';
+import type { IngestTarget } from '../src/keys/ingest-key-lookup.js';
+import { counterId, counterRowsToRead, planBatch } from '../src/reports/write-path/plan-batch.js';
 import { submission } from './submissions.js';
 
 /**

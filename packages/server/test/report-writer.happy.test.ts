@@ -3,7 +3,7 @@ import { DIALECTS } from '../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { newId } from '../src/ids.js';
 import { rotateIngestKey } from '../src/keys/key.service.js';
-import { usageMonth } from '../src/reports/report.service.js';
+import { usageMonth } from '../src/limits/storage-limits.js';
 import { getUsage } from '../src/reports/usage.repository.js';
 import { createReportWriter } from '../src/reports/write-path/index.js';
 import { submission } from './submissions.js';

@@ -1,5 +1,5 @@
 import { newId } from '../src/ids.js';
-import { usageMonth } from '../src/reports/report.service.js';
+import { usageMonth } from '../src/limits/storage-limits.js';
 import type { ReportSubmission } from '../src/reports/write-path/index.js';
 
 /**

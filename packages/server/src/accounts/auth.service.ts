@@ -1,18 +1,20 @@
 import type { SessionInfo } from '@debrief/protocol';
-import type { AppContext } from '../context.js';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
-import { usageMonth } from '../reports/report.service.js';
+import { monthlyQuotaLimit, usageMonth } from '../limits/storage-limits.js';
 import { getUsage } from '../reports/usage.repository.js';
 import { findAccountByEmail, findAccountById } from './account.repository.js';
 import { normalizeEmail } from './account.service.js';
-import { monthlyQuotaLimit } from './monthly-quota.js';
+import type { PasswordHasher } from './password-hasher.js';
 import type { SigninThrottle } from './signin-throttle.js';
 
 const INVALID_CREDENTIALS =
   'The email or the password is wrong. Check both and retry; after several failed tries, sign-in is paused for a while.';
 
 /** Whether the account is the operator, and its month's stored reports against its limit. */
-async function accountState(ctx: AppContext, accountId: string) {
+async function accountState(ctx: { db: Kysely<DB>; config: Config }, accountId: string) {
   const account = await findAccountById(ctx.db, accountId);
   if (!account) throw new ApiError('not_authenticated', 'This account no longer exists.');
   const month = usageMonth(new Date());
@@ -28,7 +30,7 @@ async function accountState(ctx: AppContext, accountId: string) {
 
 /** The body of GET /v1/auth/session, sign-up and sign-in. */
 export async function sessionInfo(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; config: Config },
   account: { id: string; email: string },
   csrfToken: string,
 ): Promise<SessionInfo> {
@@ -55,7 +57,10 @@ export interface Authenticator {
  * slot of the bounded password hasher (`ctx.passwords`), so a flood of sign-ins cannot starve
  * ingest either.
  */
-export function createAuthenticator(ctx: AppContext, throttle: SigninThrottle): Authenticator {
+export function createAuthenticator(
+  ctx: { db: Kysely<DB>; passwords: PasswordHasher },
+  throttle: SigninThrottle,
+): Authenticator {
   return {
     async signIn(input, ip) {
       const email = normalizeEmail(input.email);

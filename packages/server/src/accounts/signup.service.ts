@@ -1,5 +1,7 @@
 import type { Signups } from '@debrief/protocol';
-import type { AppContext } from '../context.js';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
 import { useInvitation } from '../invitations/invitation.repository.js';
 import { checkInvitation } from '../invitations/invitation.service.js';
@@ -12,13 +14,14 @@ import {
   normalizeEmail,
   OperatorTaken,
 } from './account.service.js';
+import type { PasswordHasher } from './password-hasher.js';
 import type { SignupThrottle } from './signup-throttle.js';
 
 /**
  * True while the instance has no operator yet and a sign-up without an invitation would create
  * it (`SIGNUPS` is not `closed`): the sign-in page then offers sign-up and says so.
  */
-export async function isFirstSignup(ctx: AppContext): Promise<boolean> {
+export async function isFirstSignup(ctx: { db: Kysely<DB>; config: Config }): Promise<boolean> {
   return ctx.config.signups !== 'closed' && !(await findOperator(ctx.db));
 }
 
@@ -40,7 +43,7 @@ function signupsClosed(mode: Signups): ApiError {
  * in one transaction (two sign-ups with one link: exactly one wins).
  */
 export async function signUp(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; config: Config; passwords: PasswordHasher },
   throttle: SignupThrottle,
   input: { email: string; password: string; invitation?: string | undefined },
   ip: string,

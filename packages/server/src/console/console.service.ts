@@ -11,11 +11,13 @@ import {
   type ToolStats,
   type ToolStatsQuery,
 } from '@debrief/protocol';
-import type { AppContext } from '../context.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { DB } from '../db/schema.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { listApiKeys, parseScopes } from '../keys/key.service.js';
-import { getOwnedProject, listProjects } from '../projects/project.service.js';
+import { getOwnedProject, listProjects, type OwnedProjects } from '../projects/project.service.js';
 import {
   countersAnswer,
   sumReportCountsBySource,
@@ -26,6 +28,7 @@ import {
   rollupsAnswer,
 } from '../reports/report-rollups.repository.js';
 import { addToStats, emptyStats, isOutcome } from '../reports/report-stats.js';
+import { DAY_MS, startOfUtcDay, utcDay } from '../time/utc-time.js';
 import {
   countByDay,
   countByDayInRange,
@@ -35,11 +38,9 @@ import {
   countByToolInRange,
 } from './stats.repository.js';
 
-const DAY_MS = 86_400_000;
-
 /** The account's projects, oldest first, with per-outcome counts of the last 7 days. */
 export async function listConsoleProjects(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB> },
   accountId: string,
 ): Promise<ConsoleProject[]> {
   const since = new Date(Date.now() - 7 * DAY_MS);
@@ -55,16 +56,12 @@ export async function listConsoleProjects(
   return projects.map((p) => ({ ...p, last_7_days: stats.get(p.id) ?? emptyStats() }));
 }
 
-function startOfUtcDay(date: Date): number {
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
-}
-
 /**
  * Outcomes per UTC day, one entry per day of the range, zero-filled. The range is `from`..`to`
  * (inclusive, as in the reports list); without them, the last 14 days up to today.
  */
 export async function projectTimeseries(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   query: StatsQuery,
@@ -94,7 +91,7 @@ export async function projectTimeseries(
   const count = rollupsAnswer(filters) ? countByDayInRange : countByDay;
   const rows = await count(ctx.db, ctx.database.dialect, project.id, filters);
   const days = Array.from({ length: dayCount }, (_, i) => ({
-    date: new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10),
+    date: utcDay(firstDay + i * DAY_MS),
     success: 0,
     failure: 0,
     confusing: 0,
@@ -116,7 +113,7 @@ export async function projectTimeseries(
  * blocked the event loop for 446 ms at 100,000 of them (issue 16).
  */
 export async function projectToolStats(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   query: Omit<ToolStatsQuery, 'tool_name'>,
@@ -152,7 +149,7 @@ export async function projectToolStats(
  * bound; `truncated` says when some were left out.
  */
 export async function projectSourceStats(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   query: Omit<StatsQuery, 'source'>,
@@ -188,7 +185,7 @@ function successRate(s: ReportStats): number | null {
 
 /** The account's API keys, newest first, without secrets. */
 export async function listConsoleApiKeys(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB> },
   accountId: string,
 ): Promise<ApiKeyInfo[]> {
   return (await listApiKeys(ctx.db, accountId)).map((row) => ({

@@ -11,6 +11,7 @@ import { type DB, toDate } from '../db/schema.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
+import { HOUR_MS } from '../time/utc-time.js';
 import {
   findInvitationById,
   findInvitationByTokenHash,
@@ -80,7 +81,7 @@ export async function createInvitation(
     id: newId(),
     email: input.email ? normalizeEmail(input.email) : null,
     created_at: createdAt,
-    expires_at: new Date(createdAt.getTime() + hours * 3_600_000),
+    expires_at: new Date(createdAt.getTime() + hours * HOUR_MS),
     used_at: null,
     revoked_at: null,
   };

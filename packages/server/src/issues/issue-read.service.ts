@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { getOwnedProject } from '../projects/project.service.js';
+import { DAY_MS, startOfUtcDay } from '../time/utc-time.js';
 import {
   countIssueClients,
   countIssueDays,
@@ -79,8 +80,7 @@ export async function getIssue(
   const row = await findIssue(ctx.db, project.id, issueId);
   if (!row) throw issueNotFound();
   const { dialect } = ctx.database;
-  const since = new Date(Date.now() - DAILY_DAYS * 86_400_000);
-  since.setUTCHours(0, 0, 0, 0);
+  const since = new Date(startOfUtcDay(Date.now() - DAILY_DAYS * DAY_MS));
   const [sources, clients, daily] = await Promise.all([
     countIssueSources(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
     countIssueClients(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),

@@ -1,5 +1,9 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { ACTIVE_INGEST_KEY } from './ingest-key-lookup.js';
+
+/** ACTIVE_INGEST_KEY as a Kysely condition, for queries over `ingest_keys` (unaliased). */
+const isActive = sql<SqlBool>`${sql.raw(ACTIVE_INGEST_KEY)}`;
 
 export async function insertIngestKey(
   db: Kysely<DB>,
@@ -22,7 +26,7 @@ export async function findActiveIngestKeyOfProject(db: Kysely<DB>, projectId: st
     .selectFrom('ingest_keys')
     .select(['id', 'key', 'created_at'])
     .where('project_id', '=', projectId)
-    .where('revoked_at', 'is', null)
+    .where(isActive)
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
 }
@@ -36,7 +40,7 @@ export async function revokeIngestKeysOfProject(
     .updateTable('ingest_keys')
     .set({ revoked_at: at.toISOString() })
     .where('project_id', '=', projectId)
-    .where('revoked_at', 'is', null)
+    .where(isActive)
     .execute();
 }
 
@@ -46,7 +50,7 @@ export async function isActiveIngestKey(db: Kysely<DB>, key: string): Promise<bo
     .selectFrom('ingest_keys')
     .select('id')
     .where('key', '=', key)
-    .where('revoked_at', 'is', null)
+    .where(isActive)
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -68,7 +72,7 @@ export async function findIngestKeyProfile(db: Kysely<DB>, key: string) {
       'projects.redact_personal_data',
     ])
     .where('ingest_keys.key', '=', key)
-    .where('ingest_keys.revoked_at', 'is', null)
+    .where(isActive)
     .executeTakeFirst();
 }
 

@@ -4,11 +4,14 @@ import {
   THROTTLE_REASONS,
   type ThrottledStats,
 } from '@debrief/protocol';
+import type { Kysely } from 'kysely';
 import { findAccountById } from '../accounts/account.repository.js';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors/api-error.js';
-import { getOwnedProject } from '../projects/project.service.js';
-import { usageMonth } from '../reports/report.service.js';
+import { getOwnedProject, type OwnedProjects } from '../projects/project.service.js';
+import { DAY_MS, startOfUtcMonth, utcDay } from '../time/utc-time.js';
+import type { IngestGate } from './ingest-gate.js';
 import {
   countProjectReportsSince,
   countThrottledByReason,
@@ -17,21 +20,16 @@ import {
   topThrottledAddresses,
   updateProjectLimits,
 } from './limits.repository.js';
-import { storageLimits } from './storage-limits.js';
-import { utcDay } from './throttle-log.js';
+import { storageLimits, usageMonth } from './storage-limits.js';
+import type { ThrottleLog } from './throttle-log.js';
 
 /** The dashboard's window of throttled counts: today and the six days before. */
 export const THROTTLED_DAYS = 7;
 const TOP_ADDRESSES = 10;
-const DAY_MS = 86_400_000;
-
-function startOfMonth(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
-}
 
 /** A project's limit settings, the instance's defaults and what applies now. */
 export async function getProjectLimits(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; config: Config; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
 ): Promise<ProjectLimits> {
@@ -59,7 +57,7 @@ export async function getProjectLimits(
     address_daily_limit: limits.addressDay,
     account_monthly_quota: limits.account,
     month: usageMonth(now),
-    month_used: await countProjectReportsSince(ctx.db, project.id, startOfMonth(now)),
+    month_used: await countProjectReportsSince(ctx.db, project.id, startOfUtcMonth(now)),
   };
 }
 
@@ -70,7 +68,7 @@ export async function getProjectLimits(
  * within 10 s (keys/ingest-key-cache.ts, db/lookup-cache.ts LOOKUP_CACHE_MS).
  */
 export async function setProjectLimits(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; config: Config; ownedProjects: OwnedProjects; ingestGate: IngestGate },
   accountId: string,
   projectId: string,
   settings: ProjectLimitSettings,
@@ -82,7 +80,7 @@ export async function setProjectLimits(
     // db/routed-dialect.ts); one stored during these two statements may be missed (exact-ish,
     // by at most the reports in flight).
     const now = new Date();
-    const used = await countProjectReportsSince(ctx.db, project.id, startOfMonth(now));
+    const used = await countProjectReportsSince(ctx.db, project.id, startOfUtcMonth(now));
     await setProjectUsage(ctx.db, project.id, usageMonth(now), used);
   }
   await updateProjectLimits(ctx.db, project.id, settings);
@@ -92,7 +90,7 @@ export async function setProjectLimits(
 
 /** Refused submissions of the last 7 UTC days, per reason, and the addresses refused most. */
 export async function getThrottledStats(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; throttles: ThrottleLog; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
 ): Promise<ThrottledStats> {

@@ -1,10 +1,32 @@
-import { type AccountQuota, monthlyQuotaLimit } from '../accounts/monthly-quota.js';
+import { startOfNextUtcDay, startOfNextUtcMonth, utcMonth } from '../time/utc-time.js';
 
 /**
- * The limits on STORED reports, applied by the write path's planner
- * (reports/write-path/plan-batch.ts), which keeps the counters in the transaction of the reports.
- * Kept free of imports but monthly-quota.ts: the SQLite writer's worker thread uses it too.
+ * The limits on STORED reports, one home for the rule: the account's monthly quota (its
+ * default, an account's override, unlimited), the project's monthly cap and the address's daily
+ * share; the order they are checked in; and the UTC calendar windows they count in. The write
+ * path's planner (reports/write-path/plan-batch.ts) applies them in the transaction that stores
+ * the reports and keeps their counters, so the check and the insert are one atomic step; the
+ * 429 each one causes is written in storage-refusal.ts. Free of imports but time/utc-time.ts: the
+ * SQLite writer's worker thread runs it too.
  */
+
+/** Stored reports per account per UTC month when neither the instance nor the account says. */
+export const DEFAULT_MONTHLY_QUOTA = 1000;
+
+/** An account's quota columns, as stored. */
+export interface AccountQuota {
+  monthly_quota: number | null;
+  quota_unlimited: number;
+}
+
+/**
+ * The monthly limit in force for an account; null = unlimited. Without an override, the
+ * instance's free tier (`FREE_TIER_MONTHLY_REPORTS`, DEFAULT_MONTHLY_QUOTA unless set).
+ */
+export function monthlyQuotaLimit(freeTier: number | null, account: AccountQuota): number | null {
+  if (account.quota_unlimited) return null;
+  return account.monthly_quota ?? freeTier;
+}
 
 /** The columns of an ingest target (key → project → account) these limits read. */
 export interface LimitColumns extends AccountQuota {
@@ -61,4 +83,24 @@ export function limitReached(
     return { reached: 'address_daily', limit: limits.addressDay };
   }
   return null;
+}
+
+/**
+ * The windows a report stored at `now` counts in: the account's and the project's month
+ * (`YYYY-MM`, UTC), and the address's day (`YYYY-MM-DD`, UTC). The counters are keyed by them.
+ */
+export function usageWindows(now: Date): { month: string; day: string } {
+  // One ISO text for both, as utcMonth and utcDay write it: this runs once per submitted report.
+  const iso = now.toISOString();
+  return { month: iso.slice(0, 7), day: iso.slice(0, 10) };
+}
+
+/** The UTC month (`YYYY-MM`) whose quota and cap a report stored at `now` counts against. */
+export function usageMonth(now: Date | number): string {
+  return utcMonth(now);
+}
+
+/** When a limit reached at `now` resets: the next UTC month, or for the daily share the next UTC day. */
+export function limitResetAt(reached: LimitReached, now: Date | number): Date {
+  return reached === 'address_daily' ? startOfNextUtcDay(now) : startOfNextUtcMonth(now);
 }

@@ -2,6 +2,7 @@ import type { ThrottleReason } from '@debrief/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { DAY_MS, utcDay } from '../time/utc-time.js';
 import { addThrottled, pruneAddressUsage, type ThrottledRow } from './limits.repository.js';
 
 /** How often refused submissions counted in memory are added to the database. */
@@ -9,11 +10,6 @@ export const THROTTLE_FLUSH_MS = 5_000;
 /** Rows held between two flushes at most; past it, new addresses are counted as one. */
 const MAX_PENDING = 10_000;
 const OTHER_ADDRESSES = 'other addresses';
-const DAY_MS = 86_400_000;
-
-export function utcDay(at: Date | number): string {
-  return new Date(at).toISOString().slice(0, 10);
-}
 
 /**
  * Counts refused submissions per project, UTC day, address and reason for the dashboard. A

@@ -2,8 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import { compiledShapes } from '../db/compiled-shapes.js';
 import type { DB } from '../db/schema.js';
 import { toDate } from '../db/schema.js';
+import { DAY_MS, HOUR_MS } from '../time/utc-time.js';
 import type { PageStart, ReportFilters } from './report.repository.js';
-import { DAY_MS, HOUR_MS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
+import type { RollupGrain, RollupLabel } from './report-rollup-key.js';
 import { grainsFor } from './report-rollups.repository.js';
 
 /**

@@ -4,15 +4,10 @@
  * row and upserts each row once, in the transaction that stores the reports
  * (write-path/plan-batch.ts, REPORT_COUNTERS); the reads split a range by the grains and read
  * each piece from the smallest table that holds what they ask (report-rollups.repository.ts).
- * Free of imports: the SQLite writer's worker thread loads it.
+ * Free of imports but time/utc-time.ts: the SQLite writer's worker thread loads it.
+ * Weeks start on Thursdays, 00:00 UTC: whole multiples of seven days since the epoch.
  */
-
-/** The rollups' bucket sizes. */
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 60 * MINUTE_MS;
-export const DAY_MS = 24 * HOUR_MS;
-/** Weeks start on Thursdays, 00:00 UTC: whole multiples of seven days since the epoch. */
-export const WEEK_MS = 7 * DAY_MS;
+import { DAY_MS, HOUR_MS, MINUTE_MS, WEEK_MS } from '../time/utc-time.js';
 
 /** A label a rollup may keep beside the outcome (every rollup keeps the outcome). */
 export type RollupLabel = 'tool_name' | 'source';

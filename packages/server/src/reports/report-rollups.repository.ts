@@ -2,8 +2,9 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kyse
 import { compiledShapes } from '../db/compiled-shapes.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { DAY_MS } from '../time/utc-time.js';
 import type { ReportFilters } from './report.repository.js';
-import { DAY_MS, ROLLUP_GRAINS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
+import { ROLLUP_GRAINS, type RollupGrain, type RollupLabel } from './report-rollup-key.js';
 
 /**
  * The rollups (migrations 0010, 0015 and 0016): how many reports a project stored per UTC

@@ -6,15 +6,18 @@ import {
   type ReportMetadata,
   type ValidReportInput,
 } from '@debrief/protocol';
-import type { AppContext } from '../context.js';
-import { toDate } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { type DB, toDate } from '../db/schema.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
-import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
 import { unknownIngestKeyError } from '../keys/key.service.js';
-import { type Admission, rateLimitHeaders } from '../limits/ingest-gate.js';
-import { utcDay } from '../limits/throttle-log.js';
-import { getOwnedProject } from '../projects/project.service.js';
+import type { Admission } from '../limits/ingest-gate.js';
+import { usageWindows } from '../limits/storage-limits.js';
+import { storageLimitError } from '../limits/storage-refusal.js';
+import type { ThrottleLog } from '../limits/throttle-log.js';
+import { getOwnedProject, type OwnedProjects } from '../projects/project.service.js';
+import type { EventBus } from '../realtime/event-bus.js';
 import { seekDeepPage } from './deep-page.repository.js';
 import {
   countReportsByOutcome,
@@ -27,18 +30,8 @@ import { countersAnswer, sumReportCounts } from './report-counts.repository.js';
 import { type CursorScope, decodeCursor, encodeCursor } from './report-cursor.js';
 import { countOutcomesInRange, rollupsAnswer } from './report-rollups.repository.js';
 import { addToStats, emptyStats } from './report-stats.js';
-
-export function usageMonth(date: Date): string {
-  return date.toISOString().slice(0, 7);
-}
-
-export function startOfNextMonth(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
-}
-
-function secondsUntil(from: Date, to: Date): number {
-  return Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000));
-}
+import type { ReportScreen } from './screening/report-screen.js';
+import type { ReportWriter } from './write-path/index.js';
 
 export function toWireReport(row: ReportRow): Report {
   return {
@@ -64,7 +57,12 @@ export function toWireReport(row: ReportRow): Report {
  * (reports/screening/).
  */
 export async function submitReport(
-  ctx: AppContext,
+  ctx: {
+    reportScreen: ReportScreen;
+    reportWriter: ReportWriter;
+    throttles: ThrottleLog;
+    bus: EventBus;
+  },
   ingestKey: string,
   valid: ValidReportInput,
   admission: Admission,
@@ -81,39 +79,19 @@ export async function submitReport(
     createdAt: now,
     redactions,
   };
-  const month = usageMonth(now);
-  const day = utcDay(now);
   const { address } = admission;
-  const outcome = await ctx.reportWriter.submit({ ingestKey, month, day, address, report });
+  const outcome = await ctx.reportWriter.submit({
+    ingestKey,
+    ...usageWindows(now),
+    address,
+    report,
+  });
   if (outcome.status === 'unknown_key') throw unknownIngestKeyError();
-  if (outcome.status === 'address_daily') {
-    ctx.throttles.record(outcome.projectId, address, 'address_daily', now.getTime());
-    const tomorrow = new Date(Date.parse(day) + 86_400_000);
-    const wait = secondsUntil(now, tomorrow);
-    throw new ApiError(
-      'rate_limited',
-      `Your address has stored ${outcome.limit} reports for this account today (UTC), its daily share of the account's monthly quota, so this report was not stored. The share resets at ${formatWireTimestamp(tomorrow)}; send it again after that (Retry-After), or ask the developer of this tool to raise the limit.`,
-      { headers: rateLimitHeaders('daily', outcome.limit, 86_400, 0, wait) },
-    );
+  if (outcome.status === 'address_daily' || outcome.status === 'project_cap') {
+    // Counted in the project's throttled statistics (THROTTLE_REASONS); the account's quota is not.
+    ctx.throttles.record(outcome.projectId, address, outcome.status, now.getTime());
   }
-  if (outcome.status === 'project_cap') {
-    ctx.throttles.record(outcome.projectId, address, 'project_cap', now.getTime());
-    const resetAt = startOfNextMonth(now);
-    throw new ApiError(
-      'quota_exceeded',
-      `This project has stored its ${outcome.limit} reports for ${month} (UTC), the monthly cap its developer set, so this report was not stored. The cap resets at ${formatWireTimestamp(resetAt)}; retry after that, or ask the developer of this tool to raise it.`,
-      { headers: { 'Retry-After': String(secondsUntil(now, resetAt)) } },
-    );
-  }
-  if (outcome.status === 'quota_exceeded') {
-    const resetAt = startOfNextMonth(now);
-    const retryAfter = secondsUntil(now, resetAt);
-    throw new ApiError(
-      'quota_exceeded',
-      `This account has stored its ${outcome.limit} reports for ${month} (UTC), so this report was not stored. The quota resets at ${formatWireTimestamp(resetAt)}; retry after that, or ask the developer of this tool to raise the limit.`,
-      { headers: { 'Retry-After': String(retryAfter) } },
-    );
-  }
+  if (outcome.status !== 'stored') throw storageLimitError(outcome.status, outcome.limit, now);
   const stored: Report = {
     id: report.id,
     outcome: input.outcome,
@@ -135,7 +113,7 @@ export async function submitReport(
 }
 
 export async function listReports(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
   query: ListReportsQuery,

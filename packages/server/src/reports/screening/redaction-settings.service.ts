@@ -1,10 +1,12 @@
 import type { RedactionSettings } from '@debrief/protocol';
-import type { AppContext } from '../../context.js';
-import { getOwnedProject } from '../../projects/project.service.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { getOwnedProject, type OwnedProjects } from '../../projects/project.service.js';
+import type { ReportScreen } from './report-screen.js';
 import { getRedactPersonalData, setRedactPersonalData } from './screening.repository.js';
 
 export async function getRedactionSettings(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; ownedProjects: OwnedProjects },
   accountId: string,
   projectId: string,
 ): Promise<RedactionSettings> {
@@ -14,7 +16,7 @@ export async function getRedactionSettings(
 
 /** Applies from the next report on: at once on this instance, within 10 s on the others. */
 export async function updateRedactionSettings(
-  ctx: AppContext,
+  ctx: { db: Kysely<DB>; ownedProjects: OwnedProjects; reportScreen: ReportScreen },
   accountId: string,
   projectId: string,
   settings: RedactionSettings,

@@ -50,40 +50,6 @@ function sqliteRows(
   return rows.map((row) => ({ sql: text, parameters: row, returnsRows }));
 }
 
-/** The columns findTargets reads, and from where. */
-const TARGET_COLUMNS = `select ingest_keys.key as ingest_key, projects.id as project_id,
-        projects.account_id as account_id, accounts.monthly_quota as monthly_quota,
-        accounts.quota_unlimited as quota_unlimited, projects.monthly_cap as monthly_cap,
-        projects.address_daily_share as address_daily_share
-      from ingest_keys
-      inner join projects on projects.id = ingest_keys.project_id
-      inner join accounts on accounts.id = projects.account_id`;
-
-/**
- * PostgreSQL's lookup: every key of the batch as one array, so its text is always the same,
- * and prepared by name (db/named-statements.ts): planned once, not on every batch.
- */
-const POSTGRES_TARGETS = namedOnPostgres(
-  `${TARGET_COLUMNS}
-      where ingest_keys.key = any($1::text[]) and ingest_keys.revoked_at is null`,
-);
-
-/** SQLite's lookup of one key. */
-const SQLITE_TARGET = `${TARGET_COLUMNS}
-      where ingest_keys.key = ? and ingest_keys.revoked_at is null`;
-
-/**
- * The project, account and limit columns (limits/storage-limits.ts) of each active ingest key
- * among `keys`. A rotated or revoked key is never found: looked up in the batch's own
- * transaction, with no cache, so a rotation stops the old key at its commit. SQLite looks each
- * key up alone (its prepared statement is reused).
- */
-export function findTargets(dialect: StatementDialect, keys: readonly string[]): Statement[] {
-  if (dialect === 'postgres')
-    return [{ sql: POSTGRES_TARGETS, parameters: [[...keys]], returnsRows: true }];
-  return keys.map((key) => ({ sql: SQLITE_TARGET, parameters: [key], returnsRows: true }));
-}
-
 /** A row of readCounters: the counter's table, its key columns as a JSON array, its count. */
 export interface CounterRow {
   counter: string;

@@ -1,8 +1,8 @@
+import { findIngestTargets, type IngestTarget } from '../../keys/ingest-key-lookup.js';
 import type { StorageDefaults } from '../../limits/storage-limits.js';
 import {
   addToCounters,
   type CounterRow,
-  findTargets,
   insertReports,
   mergeWrites,
   type ReportTable,
@@ -14,7 +14,6 @@ import {
   type CounterWrite,
   counterId,
   counterRowsToRead,
-  type IngestTarget,
   planBatch,
   reportCountersOf,
 } from './plan-batch.js';
@@ -26,8 +25,9 @@ export type Row = Record<string, unknown>;
  * The steps of one batch, as a generator that yields each statement and is handed back its rows:
  * the same steps run synchronously in the SQLite writer thread (runSync) and over a Kysely
  * transaction (runAsync), so the order of the work exists once. In the batch's transaction:
- * look the keys up, read (and lock) the counter rows the batch touches in one sorted order,
- * plan (plan-batch.ts), insert the stored reports, add to each counter row once.
+ * look the keys up (keys/ingest-key-lookup.ts), read (and lock) the counter rows the batch
+ * touches in one sorted order, plan (plan-batch.ts), insert the stored reports, add to each
+ * counter row once.
  */
 export type BatchSteps<T> = Generator<Statement, T, Row[]>;
 
@@ -43,7 +43,7 @@ export function* storeBatchSteps(
 ): BatchSteps<SubmissionOutcome[]> {
   const keys = [...new Set(submissions.map((s) => s.ingestKey))];
   const targets = new Map<string, IngestTarget>();
-  for (const statement of findTargets(dialect, keys)) {
+  for (const statement of findIngestTargets(dialect, keys)) {
     for (const row of (yield statement) as unknown as IngestTarget[]) {
       targets.set(row.ingest_key, row);
     }

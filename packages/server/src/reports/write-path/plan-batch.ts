@@ -1,27 +1,18 @@
-import {
-  type LimitColumns,
-  limitReached,
-  type StorageDefaults,
-  storageLimits,
-} from '../../limits/storage-limits.js';
+import type { IngestTarget } from '../../keys/ingest-key-lookup.js';
+import { limitReached, type StorageDefaults, storageLimits } from '../../limits/storage-limits.js';
 import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../report-rollup-key.js';
 import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
- * The rules of the write path, once for both storage back ends: which counter rows a batch
+ * The counting of the write path, once for both storage back ends: which counter rows a batch
  * touches, what each submission of the batch comes to (in order, each counted after the ones
- * before it), and the aggregated writes. Pure: no SQL, no I/O. The back ends look the keys up,
- * read (and on PostgreSQL lock) the counter rows `counterRowsToRead` names, call `planBatch`, and
- * write what it returns (batch-steps.ts). Kept free of imports but storage-limits.ts and
+ * before it), and the aggregated writes. Which limits apply and which one a report reaches is
+ * decided by limits/storage-limits.ts; this applies that rule to the batch's counters. Pure: no
+ * SQL, no I/O. The back ends look the keys up (keys/ingest-key-lookup.ts), read (and on
+ * PostgreSQL lock) the counter rows `counterRowsToRead` names, call `planBatch`, and write what
+ * it returns (batch-steps.ts). Kept free of imports but storage-limits.ts and
  * report-rollup-key.ts: the SQLite writer's worker thread runs it too.
  */
-
-/** What an active ingest key leads to: its project, its account and their limit columns. */
-export interface IngestTarget extends LimitColumns {
-  ingest_key: string;
-  project_id: string;
-  account_id: string;
-}
 
 /** A table of counters: its key columns and a `count` column, kept by upserts. */
 export interface CounterTable {
