@@ -12,8 +12,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // Vitest's default on a 2-core machine is one worker (cores − 1), and the files spend most
-    // of their time waiting on child processes, PostgreSQL and Chromium: two workers took the
-    // suite from 938 s to 530 s there, all passing (CI's limit is 20 minutes in all).
+    // of their time waiting on child processes, PostgreSQL and Chromium: two workers run the
+    // suite there in ~530 s against ~940 s with one, all passing (CI's limit is 20 minutes in all).
     maxWorkers: 2,
   },
 });

@@ -143,7 +143,7 @@ export const ApiKeyInfo = z.object({
   created_at: WireTimestamp,
   last_used_at: WireTimestamp.nullable(),
   revoked_at: WireTimestamp.nullable(),
-  /** What the key may do: `read` always; `triage` also writes to issues (issue 18). */
+  /** What the key may do: `read` always; `triage` also writes to issues. */
   scopes: z.array(ApiKeyScope).default(['read']),
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;

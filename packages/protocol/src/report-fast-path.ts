@@ -48,7 +48,7 @@ function metadata(value: unknown): ValidReportInput['metadata'] | undefined {
 
 /**
  * `ReportInput.parse` for the plainly valid report, about ten times cheaper than zod on the
- * ingest path, where validation was the largest cost after the socket (BENCHMARKS.md).
+ * ingest path, where zod's validation would be the largest cost after the socket.
  * Anything else — an invalid field, an unusual value, a reserved key — gives undefined,
  * and the caller runs the schema, which stays the one definition of what is valid and of every
  * error message. A property test over random bodies, valid and invalid, holds the pair to the

@@ -1,8 +1,9 @@
 /**
  * `npm run eval:grouping`: the grouping engine's pairwise precision and recall on the labelled
  * corpus (packages/server/test/fixtures/grouping-corpus.jsonl), as a markdown table for
- * BENCHMARKS.md. `--sweep` adds the scores at other join thresholds; `--verbose` also lists each true cluster's spread over issues and each
- * issue's mix of clusters, which is what to read when tuning. Pure CPU, a second or two.
+ * docs/development.md (Grouping quality). `--sweep` adds the scores at other join thresholds;
+ * `--verbose` also lists each true cluster's spread over issues and each issue's mix of clusters,
+ * which is what to read when tuning. Pure CPU, a second or two.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -23,7 +23,10 @@ import {
  * not written in English.
  */
 export const CORPUS_PATH = new URL('../test/fixtures/grouping-corpus.jsonl', import.meta.url);
-/** Reports about two tools, written after the engine was tuned on the corpus (BENCHMARKS.md). */
+/**
+ * Reports about two tools, written after the engine was tuned on the corpus (docs/development.md,
+ * Grouping quality).
+ */
 export const HOLDOUT_PATH = new URL('../test/fixtures/grouping-holdout.jsonl', import.meta.url);
 
 const CorpusReport = z.object({

@@ -3,7 +3,7 @@ import { randomFillSync } from 'node:crypto';
 let lastMs = 0;
 let sequence = 0;
 
-// randomBytes() for every id was ~3% of the ingest CPU (one call into the OS each): ids draw
+// randomBytes() for every id would be ~3% of the ingest CPU (one call into the OS each): ids draw
 // their random bits from a pool refilled 512 ids at a time.
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;

@@ -5,7 +5,10 @@ import { Link } from '../router';
 import { ErrorNotice } from '../ui/notice';
 import { useTitle } from '../ui/use-title';
 
-/** Who may sign up, as the signed-out session answer says (README, Sign-up and invitations). */
+/**
+ * Who may sign up, as the signed-out session answer says (docs/operating.md, Sign-up and
+ * invitations).
+ */
 export interface SignupPolicy {
   signups: Signups;
   /** No account yet: a sign-up without an invitation creates the operator. */

@@ -42,8 +42,9 @@ function toForm(settings: LimitSettings): Record<Field, string> {
 }
 
 /**
- * A project's ingest limits and the submissions they refused (README, Rate limits). Ingest
- * keys are public, so these are what keeps a leaked key from taking the account's month.
+ * A project's ingest limits and the submissions they refused (docs/operating.md, Limits and the
+ * quota). Ingest keys are public, so these are what keeps a leaked key from taking the account's
+ * month.
  */
 export function RateLimitsSection({ project }: { project: ConsoleProject }) {
   const { api } = useSession();

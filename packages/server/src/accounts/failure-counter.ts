@@ -17,7 +17,7 @@ const PRUNE_EVERY_MS = 60_000;
 /**
  * Failures per key (an email and address, or an address), kept in the database so that every
  * instance on it shares them (migration 0012): a second `debrief serve` behind the same load
- * balancer no longer doubles the guesses an attacker gets. Keys are stored as SHA-256.
+ * balancer does not double the guesses an attacker gets. Keys are stored as SHA-256.
  *
  * Why not `rate-limiter-flexible` (whose SQLite and PostgreSQL stores were weighed): its
  * counters are fixed windows of points with a fixed block duration, not this doubling

@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from './password.js';
  * Every password hash of the server goes through here, so their number at once is bounded.
  * One scrypt hash holds 128 MiB and a core for ~100–300 ms on libuv's thread pool; a flood of
  * sign-ups or sign-ins that ran them all at once would take the memory and the cores that
- * ingest needs (issue 16, finding 7). Past `concurrency` running hashes, callers wait in a
+ * ingest needs. Past `concurrency` running hashes, callers wait in a
  * queue of `maxWaiting`; beyond it they get 503 `service_unavailable` with `Retry-After` at
  * once — the server is busy, not the caller at fault, and a short wait cures it.
  *

@@ -5,7 +5,7 @@ import { FailureCounter } from './failure-counter.js';
 /**
  * Sign-ups per client address (`request.ip`, so `TRUST_PROXY` decides which address that is).
  * Each sign-up costs a 128 MiB password hash and mints a free tier; one address flooding them
- * cut ingest by 74 % (issue 16, finding 7). It reuses the sign-in throttle's counter: every
+ * cut ingest by 74 %. It reuses the sign-in throttle's counter: every
  * sign-up that reaches the hash is counted as a "failure", so `perHour` go through freely and
  * then each further one must wait 1 min, 2 min, 4 min … up to an hour. In the database, shared
  * by every instance, like the sign-in counters.

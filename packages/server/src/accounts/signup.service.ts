@@ -35,8 +35,8 @@ function signupsClosed(mode: Signups): ApiError {
 }
 
 /**
- * Who may sign up (README, Sign-up and invitations): with `SIGNUPS=open` anyone; otherwise
- * only the holder of a valid invitation, or — with the default `invite` — the very first
+ * Who may sign up (docs/operating.md, Sign-up and invitations): with `SIGNUPS=open` anyone;
+ * otherwise only the holder of a valid invitation, or — with the default `invite` — the very first
  * account, which becomes the operator. The order keeps the expensive part last: the rules
  * and the email are checked first, then the address's throttle counts the try, then the
  * password is hashed in a bounded slot, then the invitation is used and the account inserted

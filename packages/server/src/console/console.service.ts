@@ -110,7 +110,7 @@ export async function projectTimeseries(
  * A page of per-tool counts, worst success rate first (then busiest first), under
  * from/to/source. Sorted and paged in the database: a project may hold up to
  * MAX_TOOL_NAMES_PER_PROJECT tools (older ones more), and the whole list serialised at once
- * blocked the event loop for 446 ms at 100,000 of them (issue 16).
+ * would block the event loop for ~450 ms at 100,000 of them.
  */
 export async function projectToolStats(
   ctx: { db: Kysely<DB>; database: Database; ownedProjects: OwnedProjects },

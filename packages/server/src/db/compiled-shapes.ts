@@ -20,16 +20,15 @@ export function isCompiledShapeText(sql: string): boolean {
 /**
  * A statement the server runs on every request, compiled once per shape instead of built and
  * compiled by Kysely's query builder each time: building and compiling the statements of the
- * reports list (the API key, the project, the counts, the page) was 16–28 % of a read's CPU on
- * the event loop (PostgreSQL, CPU profiles of page 1 + stats and of a one-report page,
- * 2026-11-26).
+ * reports list (the API key, the project, the counts, the page) costs 16–28 % of a read's CPU
+ * on the event loop (PostgreSQL, CPU profiles of page 1 + stats and of a one-report page).
  *
  * `build(db, shape, params)` decides the statement from `shape` alone (the dialect, which
  * filters are present: anything that changes the SQL text) and places each of `params` as a
  * bound value, untouched: it is compiled once per database and shape with stand-ins for them,
  * and each call binds its own values where the stand-ins were. A value the statement binds
  * that is no stand-in is part of the statement and stays. The compiled tree is the builder's,
- * so the read routing (routed-dialect.ts) sees the tables a statement reads as before. Given a
+ * so the read routing (routed-dialect.ts) sees the tables a statement reads. Given a
  * request's view of the database (read-cancel.ts), the statement is compiled for the database
  * it views and tagged with the request's cancel.
  */

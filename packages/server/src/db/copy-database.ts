@@ -9,7 +9,7 @@ import type { DB } from './schema.js';
 import { openSqliteConnection, sqlitePath } from './sqlite-connection.js';
 
 /**
- * `debrief copy`: moves a SQLite database to an empty PostgreSQL database (README, Moving to
+ * `debrief copy`: moves a SQLite database to an empty PostgreSQL database (docs/operating.md,
  * PostgreSQL). The copy is generic: tables and columns are read from the databases, and
  * copy-tables.ts only says which tables go where, in foreign-key order.
  *

@@ -45,7 +45,7 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'report_rollups_hour_outcomes', action: 'copy' },
   { table: 'report_rollups_minute_outcomes', action: 'copy' },
   { table: 'report_rollups_week_tools', action: 'copy' },
-  // Issue 18: issues before the reports that name them, and the moves they remember.
+  // Issues before the reports that name them, and the moves they remember.
   { table: 'issues', action: 'copy' },
   { table: 'issue_exemplars', action: 'copy' },
   { table: 'reports', action: 'copy' },

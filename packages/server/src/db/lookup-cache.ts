@@ -11,7 +11,8 @@ const LOOKUP_CACHE_ENTRIES = 50_000;
  * flood of made-up keys). An absent row is kept too (as null): a burst of unknown keys costs one
  * read each per `ttlMs`, not one per request. A change made on this instance is applied at once
  * by its writer (`forget`, `set`); other instances see it within `ttlMs`: LOOKUP_CACHE_MS for the
- * server's caches (ingest keys, API keys, project owners, sessions), which README promises.
+ * server's caches (ingest keys, API keys, project owners, sessions), as docs/operating.md
+ * promises (Accounts, sessions and passwords).
  */
 export class LookupCache<V extends object | null> {
   private readonly entries = new Map<string, Entry<V> | Promise<Entry<V>>>();

@@ -11,7 +11,7 @@ const UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
  * (`Date.toISOString()`'s, to the millisecond, truncated as a Date truncates), which the
  * services already take without parsing it (db/wire-timestamp.ts), instead of pg's Date, parsed
  * by a regular expression and printed again for the wire: 8 % of the event loop's CPU a page
- * read (CPU profile, page 1 + stats, 2026-11-26). Anything else (a year past 9999, BC,
+ * read (CPU profile, page 1 + stats). Anything else (a year past 9999, BC,
  * infinity) is read as pg reads it. Every timestamp column is `Date | string` already
  * (db/schema.ts Timestamp), as SQLite reads text.
  */
@@ -35,7 +35,7 @@ const TYPES = {
  *
  * - Lost connections: a pg client whose connection drops (a PostgreSQL restart or failover,
  *   `pg_terminate_backend`, `idle_session_timeout`, a proxy closing an idle connection) emits
- *   'error'; with no listener, Node ends the process (issue 16, finding 4). pg-pool listens only
+ *   'error'; with no listener, Node ends the process. pg-pool listens only
  *   while a client is idle, so every client gets a listener of its own when it connects
  *   (`onLost`): the broken client is discarded (pg-pool drops a client that is not queryable
  *   when it is released), the query it was running fails (503, errors/storage-fault.ts), and

@@ -19,9 +19,9 @@ const MAX_PREPARED = 500;
  *
  * The pool has few connections (POSTGRES_READ_CONNECTIONS, 2): reads past them wait in the
  * server for a free one. A dashboard's reads (a month's timeseries, the tools table) are
- * aggregations that keep a PostgreSQL backend busy; ten of them at once took the CPU that
- * commits of reports need, and ingest beside them fell from 1,300 to 100–150 req/s on the
- * bench's two cores, where two at once left it 500–700 (BENCHMARKS.md).
+ * aggregations that keep a PostgreSQL backend busy; ten of them at once take the CPU that
+ * commits of reports need, and ingest beside them falls from 1,300 to 100–150 req/s on the
+ * bench's two cores, where two at once leave it 500–700.
  */
 export class PgReadPool implements ReadPool {
   readonly #pool: pg.Pool;

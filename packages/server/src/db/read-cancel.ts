@@ -13,19 +13,19 @@ import {
 import type { DB } from './schema.js';
 
 /**
- * How the report reads of a request are stopped when its client goes away (issue 17: the server
- * kept working 5–6 s after abandoned requests), carried explicitly instead of by an
+ * How the report reads of a request are stopped when its client goes away (so the server does
+ * not keep working for seconds after an abandoned request), carried explicitly instead of by an
  * AsyncLocalStorage. Each GET request reads through its own view of the database
  * (`cancellableReads`, made by http/read-cancellation.ts as `request.ctx.db`); every statement
  * that view runs is tagged with the request's ReadCancel, which the routed driver hands to the
  * read pool with the statement (routed-dialect.ts).
  *
- * Why not AsyncLocalStorage (which carried it before): on Node 20 the first `run()` turns on a
+ * Why not AsyncLocalStorage: on Node 20 the first `run()` turns on a
  * hook on every promise the process creates, for good. pg, Kysely and Fastify make dozens a
- * request: with no read scope at all the server's CPU a page read was 8–23 % lower (interleaved
- * A/B, PostgreSQL and SQLite, page 1 and `outcome=failure`), half of it the hook, half the
- * AbortController (an EventTarget and its listeners) each GET built; and ingest after a single
- * GET (a health probe) cost 4–17 % more CPU a report than before any. This view and its
+ * request: against no read scope at all it costs a page read 8–23 % more of the server's CPU
+ * (interleaved A/B, PostgreSQL and SQLite, page 1 and `outcome=failure`), half of it the hook,
+ * half an AbortController (an EventTarget and its listeners) per GET; and ingest after a single
+ * GET (a health probe) costs 4–17 % more CPU a report than before any. This view and its
  * ReadCancel cost ~1.5 % of the event loop's busy time.
  */
 export class ReadCancel {

@@ -25,11 +25,11 @@ export interface ReadRouting {
  * The dialect of the app's Kysely: the database's own, with a driver that sends each SELECT of
  * a report table made outside a transaction (read-routing.ts; builder or raw) through the read
  * barrier and then to the read pool, and everything else (writes, transactions, PRAGMAs, key
- * lookups) to the main connection as before. Services and repositories do not change: the
+ * lookups) to the main connection. Services and repositories know nothing of it: the
  * routing is decided per statement, here, so no read path has to remember a step.
  *
  * Chosen over an explicit `ctx.reads` instance: with two instances, each new heavy read would
- * have to remember to use the right one, as each used to have to remember `flush()`.
+ * have to remember to use the right one, a step a caller would sooner or later forget.
  */
 export class RoutedDialect implements Dialect {
   constructor(

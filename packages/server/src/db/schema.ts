@@ -108,9 +108,9 @@ export interface GroupingQueueTable {
 }
 
 /**
- * A placed report's issue (migration 0017): a row per report, inserted once with its issue by
- * the grouper, the SQLite writer's grouped move or a developer's move (since 0019; the reports
- * still waiting are queued in `grouping_queue`). Apart from `reports`, which is never updated.
+ * A placed report's issue (migration 0017): a row per report, inserted once with its issue by the
+ * grouper, the SQLite writer's grouped move or a developer's move (the reports still waiting are
+ * queued in `grouping_queue`, migration 0019). Apart from `reports`, which is never updated.
  */
 export interface ReportIssuesTable {
   report_id: string;
@@ -121,7 +121,7 @@ export interface ReportIssuesTable {
   issue_reason: string | null;
 }
 
-/** Issue 18 (migration 0013): the problems behind a project's reports. */
+/** The problems behind a project's reports (migration 0013). */
 export interface IssuesTable {
   id: string;
   project_id: string;

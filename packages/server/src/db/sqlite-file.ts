@@ -2,9 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { StartupError } from '../errors/startup-error.js';
 
 /**
- * Guards around the SQLite file itself (issue 16, finding 6). A database file moved away while
- * its `-wal` stayed behind used to become a silent new empty database at the old path, which
- * then consumed the old WAL: the reports committed in it were lost for good.
+ * Guards around the SQLite file itself. Without them, a database file moved away while its
+ * `-wal` stayed behind would become a silent new empty database at the old path, which would
+ * then consume the old WAL: the reports committed in it would be lost for good.
  */
 
 /**

@@ -9,8 +9,8 @@ const STATEMENT_CACHE_SIZE = 500;
  * it groups: reports/write-path/sqlite/), with two changes:
  *
  * - Compiled statements are reused by SQL text. Kysely prepares every query anew, and
- *   better-sqlite3 compiles a statement on each prepare(): about a tenth of the ingest CPU time
- *   (BENCHMARKS.md). Kysely runs one query at a time on this single connection, so a cached
+ *   better-sqlite3 compiles a statement on each prepare(): about a tenth of the ingest CPU time.
+ *   Kysely runs one query at a time on this single connection, so a cached
  *   statement is never in use twice at once.
  * - Transactions begin IMMEDIATE. The report writer commits on its own connection
  *   (reports/write-path/); a deferred transaction that read before that commit and

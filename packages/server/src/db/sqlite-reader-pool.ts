@@ -9,7 +9,7 @@ import type { ReadAnswer, ReaderStarted, ReadRequest } from './sqlite-reader-pro
 /**
  * Report reads of a SQLite file, run by up to `size` reader processes
  * (sqlite-reader-process.ts), each with its own read-only connection: a long count or a deep
- * page runs there while the event loop keeps taking submissions (issue 17, item 3).
+ * page runs there while the event loop keeps taking submissions.
  *
  * Processes, not worker threads: better-sqlite3 runs a statement in one native call and offers
  * no sqlite3_interrupt, and Worker.terminate() only stops JavaScript, so a terminated worker kept

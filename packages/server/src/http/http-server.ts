@@ -6,8 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { HttpLimits } from '../config.js';
 
 /**
- * The HTTP server under Fastify, with the limits an outsider must not be able to exhaust
- * (issue 16, finding 8): request, header and keep-alive timeouts, a cap on requests per
+ * The HTTP server under Fastify, with the limits an outsider must not be able to exhaust:
+ * request, header and keep-alive timeouts, a cap on requests per
  * connection and on open connections per client address. Every answer Node or Fastify would
  * give by itself here (400, 408, 431, a 503 while closing) is problem details, like every other
  * error. Built through Fastify's `serverFactory`, so the checks sit in front of Fastify's

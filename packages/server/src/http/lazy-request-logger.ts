@@ -6,8 +6,8 @@ type LogArguments = Parameters<FastifyBaseLogger['info']>;
 
 /**
  * A request's logger, bound to its id like Fastify's own, but made on first use. Fastify builds
- * one for every request, and pino's child (bindings serialised, redaction set up) was a tenth of
- * what an ingest request allocated (BENCHMARKS.md), while most requests never log a line.
+ * one for every request, and pino's child (bindings serialised, redaction set up) is a tenth of
+ * what an ingest request allocates, while most requests never log a line.
  */
 class LazyRequestLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;

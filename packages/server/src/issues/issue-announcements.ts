@@ -45,7 +45,7 @@ export async function announceIssueChanges(
  * The socket for what else an issue change sets off. Notifications plug in here: a hook of
  * this type, called with the changes inside the transaction that made them (the grouper's batch,
  * a triage action), writes an outbox row per change, so that the change and its notification
- * commit together; after commit, announceIssueChanges tells the live dashboards as it does now,
+ * commit together; after commit, announceIssueChanges tells the live dashboards as it does today,
  * and a deliverer sends the outbox. The agent loop reads the same changes. Nothing implements it
  * yet.
  */

@@ -3,8 +3,8 @@ import type { DB } from '../db/schema.js';
 import { type IssueFilters, type IssueSort, SUMMARY_COLUMNS } from './issue.repository.js';
 
 /**
- * The issues list with a date range (issue 18, item 5: "open issues worst first, reports in the
- * selected range"): only issues with a report in [from, before), each with that count.
+ * The issues list with a date range (open issues worst first, reports in the selected range):
+ * only issues with a report in [from, before), each with that count.
  *
  * There is no per-issue rollup, so the count comes from the reports, and the query is shaped so
  * that its cost follows the range and the issues active in it, not the project's history:
@@ -15,9 +15,9 @@ import { type IssueFilters, type IssueSort, SUMMARY_COLUMNS } from './issue.repo
  *   report_issues_by_project_issue (project_id, issue_id, created_at, report_id, migration 0017):
  *   index entries only, for that issue and that range.
  * Both per-issue reads are correlated subqueries on purpose. A join or a GROUP BY over the
- * project's reports in the range lets the planner walk them instead: SQLite drove it from
- * reports_by_project_time and read every report's row for its issue_id, and PostgreSQL turned
- * an EXISTS into a semi-join that read the issue index for the whole project with the issue
+ * project's reports in the range lets the planner walk them instead: SQLite drives it from
+ * reports_by_project_time and reads every report's row for its issue_id, and PostgreSQL turns
+ * an EXISTS into a semi-join that reads the issue index for the whole project with the issue
  * unbound. A scalar subquery stays a per-issue seek on both (report-query-plans.test.ts
  * holds them to it); "has one" is `(… limit 1) is not null`, which stops at the first report.
  * Reports not grouped yet (issue_id null) count nowhere until the grouper places them, a moment

@@ -34,8 +34,8 @@ export const ISSUE_COLUMNS = [
 
 /**
  * The columns an issue's summary shows (issue-wire.ts toIssueSummary): what the list, the
- * range list and the `issue` events read. Reading all of ISSUE_COLUMNS for 50 issues was ~10 µs
- * an issue on SQLite's event loop, half of the Issues view's server CPU (CPU profile, 2026-11-26).
+ * range list and the `issue` events read. Reading all of ISSUE_COLUMNS for 50 issues costs ~10 µs
+ * an issue on SQLite's event loop, half of the Issues view's server CPU (CPU profile).
  */
 export const SUMMARY_COLUMNS = [
   'id',

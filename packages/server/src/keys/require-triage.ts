@@ -6,7 +6,7 @@ import { resolveSession, sessionIdOf } from '../sessions/session.service.js';
 import { authenticateApiKeyWithScopes } from './key.service.js';
 
 /**
- * Who may triage (issue 18: change an issue's status or note, merge issues, move reports): the
+ * Who may triage (change an issue's status or note, merge issues, move reports): the
  * dashboard session with its CSRF token, or an API key created with the `triage` scope. A key
  * without it is refused with 403 `missing_scope`, which names the scope. Like `requireReader`,
  * an Authorization header decides for the key; without one, the session cookie.

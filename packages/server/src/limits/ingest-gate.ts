@@ -35,7 +35,8 @@ export function rateLimitHeaders(
 }
 
 /**
- * The per-request side of the ingest limits (README, Rate limits): a token bucket per ingest key
+ * The per-request side of the ingest limits (docs/operating.md, Limits and the quota): a token
+ * bucket per ingest key
  * (per project) and one per client address and project, in memory, per process. It runs in the
  * submit handler, after the body is validated and before anything is stored, and is synchronous
  * whenever the key's settings are cached (every request but one per key per 10 s, in the cache

@@ -21,7 +21,8 @@ interface Bucket {
  * Written here rather than taken from a library: @fastify/rate-limit and rate-limiter-flexible
  * count fixed windows behind a promise per request (an async hook, or an awaited `consume`),
  * and neither can check two buckets (key and address) and take from both only when both allow,
- * which keeps a throttled request from using up the other bucket (README, Rate limits).
+ * which keeps a throttled request from using up the other bucket (docs/operating.md, Limits and
+ * the quota).
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();

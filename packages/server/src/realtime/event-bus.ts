@@ -1,6 +1,6 @@
 import type { IssueEvent, Report } from '@debrief/protocol';
 
-/** What the bus carries: a new report, or a change of an issue (issue 18). */
+/** What the bus carries: a new report, or a change of an issue. */
 export type BusEvent = { type: 'report'; report: Report } | { type: 'issue'; issue: IssueEvent };
 
 export type BusListener = (event: BusEvent) => void;

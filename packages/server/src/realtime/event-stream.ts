@@ -25,7 +25,7 @@ export function formatReportEvent(report: Report): string {
 }
 
 /**
- * An issue change (issue 18). No `id:` line: Last-Event-ID stays the last report's, which is
+ * An issue change. No `id:` line: Last-Event-ID stays the last report's, which is
  * what a resumed stream replays from; issue events are live only (the issues list has the rest).
  */
 export function formatIssueEvent(issue: IssueEvent): string {

@@ -16,7 +16,7 @@ interface Notice {
   p: string;
   r?: Report;
   id?: string;
-  /** An issue event (issue 18); small (a summary), always inline. */
+  /** An issue event; small (a summary), always inline. */
   i?: IssueEvent;
 }
 

@@ -5,7 +5,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ReportKey } from './report.repository.js';
 
 /**
- * The `cursor` of the report list (issue 17 item 4): base64url of a small JSON object holding
+ * The `cursor` of the report list: base64url of a small JSON object holding
  * the last report's key (created_at at full precision, id), how many reports came before the
  * next page (so the answer can still say which page it is), and a fingerprint of the project
  * and filters it was made for. Opaque to clients: only this module reads or writes one.

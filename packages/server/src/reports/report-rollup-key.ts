@@ -33,11 +33,11 @@ const BOTH: readonly RollupLabel[] = ['tool_name', 'source'];
  * The tables with fewer labels answer what does not ask for the others in far fewer rows: the
  * full daily table holds a row per day and label combination in use (~750 a day for 30 tools,
  * 5 sources, 5 outcomes), so a 30-day timeseries summed ~23,000 of them (9 ms of SQLite), where
- * the outcomes-only table holds 155. Minutes count a busy project's last minutes, which fell
- * between hours and were counted from the reports (166,000 of them for "the last 10 minutes"
- * at a million reports an hour); kept by outcome only, as that is what such ranges ask.
+ * the outcomes-only table holds 155. Minutes count a busy project's last minutes, which would
+ * otherwise fall between hours and be counted from the reports (166,000 of them for "the last
+ * 10 minutes" at a million reports an hour); kept by outcome only, as that is what such ranges ask.
  * Weeks (migration 0016) serve the dashboard's tools table, the one count that groups a long
- * range by a label: a month of 30 tools was ~4,500 daily rows, ~1,000 as whole weeks and the
+ * range by a label: a month of 30 tools is ~4,500 daily rows, ~1,000 as whole weeks and the
  * days around them. By tool only, and read only by counts by tool (`exact`): a count of
  * outcomes reads fewer rows from the daily outcomes than a week of tools holds.
  */

@@ -11,7 +11,7 @@ export interface ReportFilters {
   from?: Date;
   /** Exclusive upper bound. */
   before?: Date;
-  /** Only the reports of this issue (issue 18). */
+  /** Only the reports of this issue. */
   issueId?: string;
 }
 
@@ -104,7 +104,7 @@ export type PageStart = { offset: number } | { after: ReportKey };
 
 /**
  * The label a page seeks on when several are given, most selective first as projects usually
- * look: an issue's reports (issue 18; seeked in `report_issues`, whose index is (project_id,
+ * look: an issue's reports (seeked in `report_issues`, whose index is (project_id,
  * issue_id, created_at, report_id), migration 0017, the other labels checked on the issue's
  * rows), then many tools, a handful of agent clients, five outcomes. The others are checked
  * inside the entries of that label's index, which carries all three (migration 0011).
@@ -126,7 +126,7 @@ const LABEL_COLUMN = {
  * cursor the seek starts at the key itself: O(limit).
  *
  * On SQLite (no statistics: the server never runs ANALYZE) the planner takes the first index
- * that matches an equality, which for `outcome=failure&tool_name=X` was the outcome index,
+ * that matches an equality, which for `outcome=failure&tool_name=X` would be the outcome index,
  * reading every failure's row to check its tool: the labels other than the one to seek on are
  * written as `+column`, which matches no index (see groupKey). PostgreSQL chooses with
  * statistics: the columns as they are.

@@ -4,7 +4,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
  * Running counts of a project's reports per (tool_name, source, outcome), kept in the same
  * transaction as each insert. The stats of the reports list (facet counts) then read a few
  * hundred counter rows instead of counting every report: 20-150 ms at 100,000 reports on the
- * benchmark machine, well under a millisecond with the counters (BENCHMARKS.md). Absent labels
+ * benchmark machine, well under a millisecond with the counters. Absent labels
  * are stored as '' (never a real label: empty labels are read as absent), since primary-key
  * columns cannot be NULL on PostgreSQL.
  */

@@ -6,8 +6,8 @@ import type { Dialect } from '../database.js';
  * committed report lands here first, in a table with no index but its primary key, and the writer thread
  * moves the inbox into `reports` many at a time. Every index of `reports` is appended to at
  * its right edge, and SQLite rewrites ~5 pages of each one per commit however few entries it
- * adds: moving a thousand reports at once writes each index's pages once for all of them
- * (BENCHMARKS.md, item 9). PostgreSQL writes `reports` directly and has no inbox.
+ * adds: moving a thousand reports at once writes each index's pages once for all of them.
+ * PostgreSQL writes `reports` directly and has no inbox.
  *
  * The inbox has the columns and the constraints of `reports`, so that whatever it accepts the
  * move (`insert … select`) accepts too: a report that cannot be stored fails its own submission

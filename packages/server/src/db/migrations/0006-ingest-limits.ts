@@ -1,9 +1,10 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Ingest limits (README, Rate limits; limits/). A project's own limits (null = the instance's
- * default, from configuration; `monthly_cap` null = no cap of its own), and the counters that
- * must be exact and survive restarts, kept in the transaction that stores each report:
+ * Ingest limits (docs/operating.md, Limits and the quota; limits/). A project's own limits (null =
+ * the instance's default, from configuration; `monthly_cap` null = no cap of its own), and the
+ * counters that must be exact and survive restarts, kept in the transaction that stores each
+ * report:
  * - `project_usage`: a capped project's reports per UTC month (counted only while it has a cap;
  *   setting a cap counts the month's reports first);
  * - `address_usage`: an account's reports per client address and UTC day, for the daily share

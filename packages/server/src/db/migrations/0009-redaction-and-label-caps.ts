@@ -2,7 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Issue 16, deliverables 6 and 7.
+ * Redaction and the caps on distinct labels.
  * - `reports.redactions` (and the SQLite inbox's, which mirrors `reports`): how many credentials
  *   were replaced by `[REDACTED:<kind>]` before the report was stored (reports/redaction/).
  * - `projects.redact_personal_data`: 1 = also redact email addresses and phone numbers.

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Issue 17, item 2: reports per UTC hour (`report_rollups`) and per UTC day
+ * Reports per UTC hour (`report_rollups`) and per UTC day
  * (`report_rollups_daily`) and (tool_name, source, outcome), kept in the same transaction as
  * the reports they count (reports/report-rollup-key.ts). Counts under a date range — the stats
  * and total of the reports list, the dashboard's timeseries, tools table and sources list —

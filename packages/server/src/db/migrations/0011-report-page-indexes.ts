@@ -1,12 +1,12 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 17, item 4: every combination of the list filters (`outcome`, `tool_name`, `source`,
+ * Every combination of the list filters (`outcome`, `tool_name`, `source`,
  * `from`, `to`) is a seek in (created_at desc, id desc) order that never reads a table row it
  * will not return (reports/report-page.ts).
  *
- * The three label indexes stay three (one index write each per report, as before) but each now
- * carries the other two labels after (created_at, id). A page seeks on one label and its date
+ * The three label indexes stay three (one index write each per report), and each carries the
+ * other two labels after (created_at, id). A page seeks on one label and its date
  * range, and checks the other labels inside the index entries: the skipped rows of a deep page,
  * and the rows a second label rules out, cost an index entry each, not a table row. Eight
  * indexes, one per label combination, would make every combination an exact seek but cost five

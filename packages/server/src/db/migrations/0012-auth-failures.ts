@@ -2,8 +2,8 @@ import type { Kysely, Migration } from 'kysely';
 
 /**
  * Failed sign-ins (and counted sign-ups) per throttle key, shared by every instance on the
- * database (accounts/failure-counter.ts). Until now the counters lived in each process's
- * memory, so two instances behind a load balancer let twice the guesses through.
+ * database (accounts/failure-counter.ts). Counters in each process's memory would let two
+ * instances behind a load balancer take twice the guesses.
  *
  * - `scope` names the counter (`signin_account`, `signin_address`, `signup_address`); `key` is
  *   the SHA-256 of what it counts (email and address, or address), so the table does not list

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Issue 18: issues, the grouper's state, and API key scopes.
+ * Issues, the grouper's state, and API key scopes.
  * - `issues`: one row per problem behind a project's reports, with the counters the list reads
  *   (kept by the grouper in the transaction that assigns each report) and the grouping
  *   engine's signature (JSON text). `kind` (problem | success | request) with `tool_name`

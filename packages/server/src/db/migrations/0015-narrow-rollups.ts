@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Issue 17: rollups that keep fewer labels than 0010's, so the counts that do not ask for a
+ * Rollups that keep fewer labels than 0010's, so the counts that do not ask for a
  * label read far fewer rows (reports/report-rollup-key.ts, ROLLUP_GRAINS, says which read which).
  * At 1,000,000 reports over 90 days, 0010's daily table holds ~750 rows a day (30 tools × 5
  * sources × 5 outcomes): the dashboard's 30-day timeseries summed ~23,000 of them (9 ms of

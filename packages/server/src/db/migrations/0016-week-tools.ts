@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Issue 17: a rollup of weeks by tool (reports/report-rollup-key.ts, ROLLUP_GRAINS), so the
+ * A rollup of weeks by tool (reports/report-rollup-key.ts, ROLLUP_GRAINS), so the
  * dashboard's tools table over a month reads its whole weeks instead of its days: at 1,000,000
  * reports over 90 days, 30 days of 30 tools were ~4,500 rows of `report_rollups_day_tools` a
  * request (p99 27–31 ms on SQLite with 10 readers, against 20).

@@ -2,16 +2,16 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Issue 18 on PostgreSQL: a report's issue moves out of `reports` into a narrow table of its
+ * On PostgreSQL, a report's issue moves out of `reports` into a narrow table of its
  * own, `report_issues` (report_id, project_id, created_at, issue_id, issue_reason), written with
  * a null issue in the transaction that inserts the report, and updated by the grouper.
  *
- * Why: placing a report updated its `reports` row. PostgreSQL writes an updated row as a new
- * version of the whole row, with a new entry in every index of `reports` (six, none of them
- * skippable: the issue is indexed), and vacuum later removes the old one from all six. Under the
- * bench's ingest that update cost PostgreSQL about as much as inserting the report
+ * Why: placing a report by updating its `reports` row would have PostgreSQL write a new version
+ * of the whole row, with a new entry in every index of `reports` (six, none of them skippable:
+ * the issue is indexed), and vacuum later remove the old one from all six. Under the bench's
+ * ingest that update costs PostgreSQL about as much as inserting the report
  * (pg_stat_statements: ~63 µs a report); the narrow row has two indexes that change with its
- * issue. `reports` is now written once and never updated, which also suits partitioning it by
+ * issue. `reports` is written once and never updated, which also suits partitioning it by
  * month later (docs/scaling.md).
  *
  * The two indexes of 0013 move with the columns: an issue's reports (project_id, issue_id,

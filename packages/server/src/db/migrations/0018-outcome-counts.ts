@@ -2,11 +2,11 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Issue 17: a project's reports per outcome, all time, kept by the write path beside
+ * A project's reports per outcome, all time, kept by the write path beside
  * `report_counts` (reports/write-path/plan-batch.ts REPORT_COUNTERS). The stats of an
- * unfiltered reports list, the first request of every dashboard visit, summed the project's
- * rows of `report_counts`, one per (tool, source, outcome): ~780 at the read bench's 1,000,000
- * reports, ~170 µs of SQLite a read, where these five rows cost ~6.
+ * unfiltered reports list, the first request of every dashboard visit, would otherwise sum the
+ * project's rows of `report_counts`, one per (tool, source, outcome): ~780 at the read bench's
+ * 1,000,000 reports, ~170 µs of SQLite a read, where these five rows cost ~6.
  *
  * Primary key (project_id, outcome), WITHOUT ROWID on SQLite. Filled from `report_counts`,
  * which is exact and counts SQLite's inbox too.

@@ -3,13 +3,13 @@ import type { Dialect } from '../database.js';
 import { queueRowsInsertSql } from '../grouping-queue-row.js';
 
 /**
- * Issue 18: the reports waiting for their issue move out of `report_issues` into a queue of
+ * The reports waiting for their issue move out of `report_issues` into a queue of
  * their own, `grouping_queue` (id, created_at, report_ids): a row per stored batch that was not
  * grouped as it was stored, naming its reports (a JSON array of ids, in report order), from when
  * its first report was stored. `report_issues` keeps only placed reports, each inserted once by
  * the grouper with its issue. issues/pipeline/grouping-queue.ts reads and consumes the queue, and says
- * why: the write path inserted a row per report without an issue, and the grouper updated it,
- * which cost PostgreSQL three times the insert it replaces.
+ * why: a row per report inserted without an issue and updated by the grouper costs PostgreSQL
+ * three times the queue's insert.
  *
  * The reports still waiting are queued here in report order, in rows as db/grouping-queue-row.ts
  * writes them, their rows of `report_issues` deleted, and with them the partial index of the

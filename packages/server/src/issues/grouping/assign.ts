@@ -17,8 +17,9 @@ export const PINNED_LIMIT = 100;
 /**
  * Cosine similarity from which a report joins a candidate issue, per kind. Low-looking because
  * reports are short: two wordings of one problem share two or three words out of ten. Chosen
- * on the labelled corpus (BENCHMARKS.md: from 0.15 to 0.3 precision stays ≥ 0.98, recall
- * falls from 0.89 to 0.64); what keeps precision is the weighting, not the threshold.
+ * on the labelled corpus (docs/development.md, Grouping quality: from 0.15 to 0.3 precision
+ * stays ≥ 0.98, recall falls from 0.89 to 0.64); what keeps precision is the weighting, not the
+ * threshold.
  */
 export const JOIN_THRESHOLD: Readonly<Record<Signature['kind'], number>> = {
   // Every success of a tool joins its one success issue (the threshold is never consulted).

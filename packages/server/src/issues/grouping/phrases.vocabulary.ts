@@ -5,7 +5,7 @@
  * German, Spanish, French, Italian or Portuguese — share a concept token (`#timeout`). Entries
  * never name a tool or a corpus sentence: they are the shared vocabulary of agent feedback.
  * They were written alongside the evaluation corpus, so its figures flatter them; the held-out
- * set in BENCHMARKS.md is the fairer measure.
+ * set in docs/development.md (Grouping quality) is the fairer measure.
  *
  * Matching runs on lowercased text without diacritics (`délai` is written `delai` here).
  */

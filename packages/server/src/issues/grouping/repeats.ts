@@ -8,7 +8,7 @@ const REPEATS_KEPT = 256;
  * A report that repeats an earlier one of its pool (the same signature object: fingerprint()
  * hands back one per text) goes where assign() would send it without being compared with every
  * candidate again: agents repeat themselves (and the ingest bench sends one body), and the
- * comparison and its reason's text were most of the engine's cost a report (~2.5 µs of ~18 in
+ * comparison and its reason's text are most of the engine's cost a report (~2.5 µs of ~18 in
  * the SQLite writer, scratch measurement).
  *
  * One instance per pool (the candidates and pins of one project, tool and kind), told of every

@@ -116,7 +116,7 @@ async function writeGrouped(
  * The write path's grouping (its port: reports/write-path/arrival-grouper.ts): one per writer,
  * on the connection it writes with. Only SQLite's writer thread has one (its move of the inbox);
  * PostgreSQL's group commit leaves grouping to the background grouper (docs/scaling.md says why:
- * grouping there was built and measured). The candidates a transaction read are kept for the
+ * grouping in its commit costs ingest far more). The candidates a transaction read are kept for the
  * next one if it commits (pool-cache.ts).
  */
 export function createArrivalGrouper(db: Kysely<DB>, dialect: Dialect): ArrivalGrouper {

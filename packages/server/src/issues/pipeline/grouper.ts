@@ -55,13 +55,13 @@ export interface GrouperDeps {
  * round finds ~2,000 reports, one batch instead of two, each with its fixed cost (~8 round trips,
  * a plan each; in 20,000 grouped in batches of 1,000 or 2,000, medians of 6 rounds, PostgreSQL's
  * statements took 11.3 or 9.6 µs a report). Polled every 250 ms with batches of 500, a round
- * found ~750 reports, a batch of 500 and one of 250 (A/B, 4 rounds, 2026-11-26: ingest beside
- * grouping 3,557 -> 3,720 req/s with 1,000 every 500 ms, 4,223 without). Reports wait up to ~0.8 s
- * for their issue (issue 18 allows 2 s); a batch holds the lock ~100-150 ms under that load,
+ * would find ~750 reports, a batch of 500 and one of 250 (A/B, 4 rounds: ingest beside grouping
+ * 3,557 req/s that way, 3,720 with 1,000 every 500 ms, 4,223 without). Reports wait up to ~0.8 s
+ * for their issue (the target is 2 s); a batch holds the lock ~100-150 ms under that load,
  * which a triage action may wait. A placement inserts the report's row of `report_issues`
  * (grouping-queue.ts, migration 0019): ~6 µs of PostgreSQL's time a report, where updating the
- * report's own row cost ~63 and updating a row of `report_issues` the write path had inserted
- * ~57 (pg_stat_statements under the bench's ingest at 3,000 req/s); reading the batch back ~5,
+ * report's own row would cost ~63, and updating a row of `report_issues` inserted by the write
+ * path ~57 (pg_stat_statements under the bench's ingest at 3,000 req/s); reading the batch back ~5,
  * which the write path's hand-over spares (stored-inputs.ts).
  */
 const BATCH_SIZE: Readonly<Record<Dialect, number>> = { postgres: 2000, sqlite: 100 };
@@ -71,14 +71,14 @@ const MAX_BACKOFF_MS = 30_000;
 const MAX_HANDED_CHARS = 8_000_000;
 /**
  * After a whole batch the grouper pauses as long as the batch took (half the time), or a third
- * of that (three quarters) while the reports it grouped had waited longer than this: issue 18
- * gives a report 2 s to get its issue under load.
+ * of that (three quarters) while the reports it grouped had waited longer than this: a report
+ * is to get its issue within 2 s under load.
  */
 const CATCH_UP_AFTER_MS = 1_000;
 const CATCH_UP_PAUSE = 1 / 3;
 
 /**
- * The background grouper (issue 18). On a SQLite file the report writer groups reports as it
+ * The background grouper. On a SQLite file the report writer groups reports as it
  * stores them (group-batch.ts createArrivalGrouper) and this groups only what it leaves (an
  * upgraded database's reports, a chunk whose grouping failed); on PostgreSQL it groups all,
  * from what the write path hands it as each batch commits (stored()), reading back only what it

@@ -17,10 +17,10 @@ import type { Placement } from './working-issue.js';
  * holds placed reports, each written once.
  *
  * Why (measured, PostgreSQL, the bench's ingest at a fixed 3,000 req/s, pg_stat_statements):
- * the write path used to insert every report's `report_issues` row without an issue, and the
- * grouper updated it. The update cost PostgreSQL ~57 µs a report (a new row version and two
- * index entries, next to the pages the ingest was inserting into), the insert at ingest ~19
- * (three indexes, one of them the partial index of the waiting). With the queue, the grouper's
+ * were the write path to insert every report's `report_issues` row without an issue for the
+ * grouper to update, the update would cost PostgreSQL ~57 µs a report (a new row version and
+ * two index entries, next to the pages the ingest is inserting into), the insert at ingest ~19
+ * (three indexes, one of them a partial index of the waiting). With the queue, the grouper's
  * insert costs ~9 µs a report and the ingest one row per batch: PostgreSQL's CPU a report with
  * grouping +16 µs instead of +53 over ISSUE_GROUPING=off, and ingest without grouping cheaper too.
  *
@@ -34,7 +34,7 @@ import type { Placement } from './working-issue.js';
  *
  * Why `recent`: on PostgreSQL a consumed row keeps its index entry until vacuum removes it. The
  * index is in report order, so these entries pile up at its start, ahead of every waiting row,
- * and a scan from the start walks them all (when waiting reports had a row each: ~43 ms with
+ * and a scan from the start walks them all (measured with a row per waiting report: ~43 ms with
  * 2,000,000 grouped since the last vacuum, against 0.06 ms from the bound). A batch stored more
  * than the slack behind the last grouped report (a commit that stalled, a clock behind another
  * instance's) is found by the next `all` scan (batch-runner.ts). SQLite removes an index entry

@@ -31,8 +31,8 @@ interface Waiting {
  * (grouping-worker.ts). The engine's work on a batch (fingerprints, similarity: tens of
  * milliseconds for a batch of new reports) then never holds the server's event loop, and a
  * SQLite write lock it waits for blocks that thread, not the requests. On the event loop it
- * cost about a quarter of SQLite ingest throughput in the bench; here about an eighth
- * (BENCHMARKS.md, Issue 18). The thread starts at once, so that it is ready when
+ * would cost about a quarter of SQLite ingest throughput in the bench; here about an eighth.
+ * The thread starts at once, so that it is ready when
  * the first reports come; if it fails or exits, the batches it had fail (the grouper retries
  * them) and the next batch starts a new one, as does a batch after close().
  */

@@ -16,10 +16,9 @@ export interface Pool {
 const MAX_CACHED_CANDIDATES = 10_000;
 
 /**
- * The pools of one grouper's batches, kept from one batch to the next (issue 18: a report's
- * cost bounded). Reading a batch's candidates anew took most of its time once reports came
- * from many tools: ~350 µs a report over 30 tools at 100 reports a batch, ~130 µs with them
- * kept (BENCHMARKS.md).
+ * The pools of one grouper's batches, kept from one batch to the next, so a report's cost stays
+ * bounded. Reading a batch's candidates anew takes most of its time when reports come from many
+ * tools: ~350 µs a report over 30 tools at 100 reports a batch, ~130 µs with them kept.
  *
  * Kept pools are used only while they are exactly what the database holds: while
  * `grouping_progress.issues_version` (migration 0014) is the one this grouper's own last

@@ -6,10 +6,11 @@ import type { ReportToGroup } from './group-reports.js';
  * committed (reports/write-path/group-commit-writer.ts `onStored`), so that the grouper need not
  * read it back from `reports`: [id, project, outcome, tool, details, stored at (ms)].
  *
- * Why: reading a batch back cost PostgreSQL ~5 µs a report (a key lookup in `reports` and in
+ * Why: reading a batch back costs PostgreSQL ~5 µs a report (a key lookup in `reports` and in
  * `report_issues` each, the wide row fetched, the sort) and the grouping thread ~5 more
- * (node-postgres building rows, the timestamps, the garbage): 20,000 grouped 2,000 a batch, medians
- * of 6 rounds, the thread 8.6–10.8 → 3.3–3.7 µs a report, PostgreSQL's processes 15.5–17.5 → 9–10.5.
+ * (node-postgres building rows, the timestamps, the garbage): 20,000 grouped 2,000 a batch,
+ * medians of 6 rounds, the thread 3.3–3.7 µs a report handed over against 8.6–10.8 read back,
+ * PostgreSQL's processes 9–10.5 against 15.5–17.5.
  */
 export type StoredInput = readonly [
   id: string,
@@ -23,8 +24,9 @@ export type StoredInput = readonly [
 /**
  * A committed batch's reports as handed over: the JSON text of their StoredInputs. One string a
  * batch, so that the event loop keeps no object of a report until the grouper's next round.
- * Kept as objects (a tuple each, with its strings) for the half second, they outlived V8's young
- * generation: at the bench's saturating ingest the server's threads spent 8–27 µs a report more,
+ * Kept as objects (a tuple each, with its strings) for the half second, they would outlive V8's
+ * young generation: at the bench's saturating ingest the server's threads spend 8–27 µs a report
+ * more that way,
  * the event loop and V8's collector threads (per-thread CPU, two runs each).
  */
 export type StoredBatch = string;
@@ -32,7 +34,7 @@ export type StoredBatch = string;
 /**
  * The text of a committed batch's stored reports: its submissions' reports with their outcomes
  * (those `stored` are in `reports`); null if it stored none. Tuples straight from the
- * submissions: a copy of each report with its project first (an object spread) cost the event
+ * submissions: a copy of each report with its project first (an object spread) costs the event
  * loop ~1.9 µs a report more (a micro-benchmark of the bench's body, 15 a batch).
  */
 export function storedBatchOf(

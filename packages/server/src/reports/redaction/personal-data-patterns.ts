@@ -3,8 +3,8 @@ import type { SecretPattern } from './secret-patterns.js';
 
 /**
  * Email addresses and phone numbers, redacted only for projects that turn the option on
- * (`redact_personal_data`, README "Secrets"): on by default they would eat the tool names,
- * sample inputs and support addresses developers do want to read.
+ * (`redact_personal_data`, docs/operating.md, Secrets and redaction): on by default they would
+ * eat the tool names, sample inputs and support addresses developers do want to read.
  *
  * Phones: libphonenumber-js is the maintained authority on what a number is, but its own
  * text search (`findPhoneNumbersInText`) took ~77 ms over 8,000 characters on the benchmark VM,

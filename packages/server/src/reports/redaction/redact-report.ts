@@ -19,8 +19,8 @@ const CREDENTIAL_KEY =
 const BOTH = [...SECRET_PATTERNS, ...PERSONAL_DATA_PATTERNS];
 
 /**
- * The one entry point of redaction (README, Secrets): the report with every credential in
- * `details`, `tool_name`, `source` and metadata string values replaced by
+ * The one entry point of redaction (docs/operating.md, Secrets and redaction): the report with
+ * every credential in `details`, `tool_name`, `source` and metadata string values replaced by
  * `[REDACTED:<kind>]`, and how many were replaced. Runs before anything is written or
  * published. A text that matches no prefilter — nearly every report — costs one regex test
  * and comes back as the same string; the input object itself is returned when nothing changed.

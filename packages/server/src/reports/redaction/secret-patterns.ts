@@ -1,24 +1,25 @@
 /**
- * The credentials Debrief never stores (README, Secrets): one entry per kind, in priority order.
- * Where two matches overlap, the earlier entry wins, so the specific kinds (an Anthropic key is
- * also an `sk-…` string, a JWT is often a bearer token) come before the generic ones.
+ * The credentials Debrief never stores (docs/operating.md, Secrets and redaction): one entry per
+ * kind, in priority order. Where two matches overlap, the earlier entry wins, so the specific kinds
+ * (an Anthropic key is also an `sk-…` string, a JWT is often a bearer token) come before the
+ * generic ones.
  *
- * Why a table of our own rather than secretlint's recommended preset on the hot path, measured
- * on this project's 2-vCPU VM (BENCHMARKS.md, "Secret redaction"): `lintSource` with the preset
- * costs 1.5–1.7 ms per 500-character text (the issue measured ~210 µs on a quieter machine),
- * async, against ~50 µs of server CPU for a whole submit; and it finds none of JWTs, bearer
- * tokens, Stripe keys, `sk-proj-` OpenAI keys or AWS keys that contain EXAMPLE (it allows
- * those on purpose, for documentation). The table below is synchronous and runs only on text
- * that hits PREFILTER. Its patterns follow secretlint's rules where those exist, and a test
- * (redaction.secretlint.test.ts) runs the preset over the same fixtures and checks that
- * whatever it finds is redacted here too, so the preset stays the yardstick.
+ * Why a table of our own rather than secretlint's recommended preset on the hot path, measured on
+ * this project's 2-vCPU VM (docs/architecture.md, Why it is built this way): `lintSource` with the
+ * preset costs 1.5–1.7 ms per 500-character text, async, against ~50 µs of server CPU for a whole
+ * submit; and it finds none of JWTs, bearer tokens, Stripe keys, `sk-proj-` OpenAI keys or AWS keys
+ * that contain EXAMPLE (it allows those on purpose, for documentation). The table below is
+ * synchronous and runs only on text that hits PREFILTER. Its patterns follow secretlint's rules
+ * where those exist, and a test (redaction.secretlint.test.ts) runs the preset over the same
+ * fixtures and checks that whatever it finds is redacted here too, so the preset stays the
+ * yardstick.
  *
  * A pattern's match is what gets replaced: a lookbehind keeps context (`Bearer `, `user:`)
  * in the text. Each must stay linear: no nested quantifiers.
  */
 
 export interface SecretPattern {
-  /** Goes into `[REDACTED:<kind>]`; stable snake_case (documented in the README). */
+  /** Goes into `[REDACTED:<kind>]`; stable snake_case (listed in docs/operating.md). */
   kind: string;
   /** Global (and sticky-free) regex; each match is one redaction. */
   pattern: RegExp;
@@ -27,7 +28,7 @@ export interface SecretPattern {
   /**
    * Redact only this capture group (the pattern needs the `d` flag): for context that must be
    * matched, not just looked behind at — a variable-length lookbehind is tried at every
-   * position of the text, and one of 200 characters cost ~800 µs per report (BENCHMARKS.md).
+   * position of the text, and one of 200 characters costs ~800 µs per report.
    */
   group?: number;
 }

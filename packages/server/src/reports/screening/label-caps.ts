@@ -18,7 +18,8 @@ interface LabelState {
 }
 
 /**
- * The cap on distinct `tool_name` and `source` values per project (README, Limits): a report
+ * The cap on distinct `tool_name` and `source` values per project (docs/operating.md, Limits on
+ * labels): a report
  * that brings a new value to a project already holding `cap` of them is refused (400
  * `too_many_tool_names` / `too_many_sources`), while every value the project already has
  * stays accepted. Refused rather than folded into an "(other)" value: the agent is told at once

@@ -8,7 +8,7 @@ import { redactReport } from '../redaction/redact-report.js';
 import { LabelCaps } from './label-caps.js';
 
 /**
- * What happens to a valid report before the writer stores it (issue 16, deliverables 6 and 7):
+ * What happens to a valid report before the writer stores it:
  * credentials are redacted (reports/redaction/, with email addresses and phone numbers too
  * where the project asks), then the project's caps on distinct tool names and sources are
  * applied to the labels as they will be stored. One call from the submit service: `screen`.

@@ -7,8 +7,8 @@ import type { NewReport } from './report-writer.js';
  * Every SQL statement of the write path, once, for both back ends: the SQLite writer thread runs
  * them on its better-sqlite3 connection, the Kysely back end as raw compiled queries. Plain SQL,
  * the same for both dialects but for the placeholders and how rows travel (below). Plain text
- * rather than Kysely's builder: the thread has no Kysely, and building query trees cost ~75 µs
- * a report (BENCHMARKS.md). A statement holds all of a table's rows on PostgreSQL, as one JSON
+ * rather than Kysely's builder: the thread has no Kysely, and building query trees costs ~75 µs
+ * a report. A statement holds all of a table's rows on PostgreSQL, as one JSON
  * parameter (jsonRowsInsert), so that its text never changes and is prepared by name; on SQLite
  * one row, so that its text is always the same and the thread's prepared statement is reused.
  */

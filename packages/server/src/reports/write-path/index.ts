@@ -49,9 +49,9 @@ export interface ReportWriterOptions {
    * neither groups waits in `grouping_queue` for the background grouper.
    *
    * The Kysely back end does not group inside its own transaction: that holds the grouper's lock
-   * from before the insert to the commit, so the transactions in flight (COMMITS_IN_FLIGHT) no
-   * longer overlap their commits, and on PostgreSQL the bench's ingest fell by a third or more
-   * where the background grouper costs it under a sixth (docs/scaling.md).
+   * from before the insert to the commit, so the transactions in flight (COMMITS_IN_FLIGHT) would
+   * not overlap their commits, and on PostgreSQL the bench's ingest falls by a third or more that
+   * way where the background grouper costs it under a sixth (docs/scaling.md).
    */
   grouping?: GroupingPort;
   /**

@@ -15,7 +15,7 @@ import type { BatchResult } from './sqlite-thread-messages.js';
  * most. Each commit rewrites the right-edge pages of the indexes of `reports`, and a chunk has
  * fixed work (reading its ids, the progress row, the issues' update, ~1.5 ms), so smaller chunks
  * cost more a report. Writer scratch (60,000 reports): the move 18, 17, 14 and 12.5 µs a report
- * at 125, 250, 500 and 1,000. Interleaved A/B of ingest (6 rounds, 2026-11-26): 500 against
+ * at 125, 250, 500 and 1,000. Interleaved A/B of ingest (6 rounds): 500 against
  * 250 the same p99 (12 ms; 11 without grouping) and ~5 µs less of the server's CPU a request;
  * 1,000 made p99 18 ms.
  */
@@ -170,11 +170,11 @@ export function createSqliteReportBatch(
   // consecutive reports placed alike, each run joined to its range of the inbox (every inbox
   // row in it is one of the run's: the chunk is the inbox's first rows, in rowid order). Agents
   // repeat themselves, so a chunk under load is a few runs (the bench's one body: one), where a
-  // bound row per report with its reason's text cost ~1.5–2 µs a report more (writer scratch,
-  // 60,000 reports, 3 rounds each). Before: an insert … select per report ~45 µs each, the
-  // placements as one JSON array through json_each ~20 µs (extracting the reasons was most of
-  // it), a bound row per report ~9 µs, as the move without issues costs ~7 (scratch
-  // measurement, 500-report chunks, when the issue was a column of `reports`).
+  // bound row per report with its reason's text costs ~1.5–2 µs a report more (writer scratch,
+  // 60,000 reports, 3 rounds each). The other ways measured, in 500-report chunks: an
+  // insert … select per report ~45 µs each, the placements as one JSON array through json_each
+  // ~20 µs (extracting the reasons is most of it), a bound row per report ~9 µs, where the move
+  // without issues costs ~7.
   const insertRunsBySize = new Map<number, SQLite.Statement>();
   function insertGrouped(last: number, runs: Run[]): void {
     // Padded to a power of two with empty runs, so that a few statements serve every chunk.

@@ -14,10 +14,9 @@ import type {
 import { type Numbered, packSubmissions, unpackResults } from './sqlite-writer-codec.js';
 
 /**
- * About a thousand reports per move: fewer cost more page writes per report (BENCHMARKS.md,
- * item 9), more hold the writer longer (~10 ms per thousand). Under a light load, reports wait
- * 100 ms at most, so that anything reading the file besides this server (a backup, sqlite3)
- * finds them in `reports`.
+ * About a thousand reports per move: fewer cost more page writes per report, more hold the
+ * writer longer (~10 ms per thousand). Under a light load, reports wait 100 ms at most, so that
+ * anything reading the file besides this server (a backup, sqlite3) finds them in `reports`.
  */
 export const INBOX_MOVE = { rows: 1000, ms: 100 };
 
@@ -29,12 +28,13 @@ const PROBE_MS = 2000;
 
 /**
  * The report writer of a SQLite file: a worker thread with its own connection
- * (sqlite-writer-thread.ts). better-sqlite3 runs on the calling thread, and storing reports is
- * most of the ingest work: the statements on six b-trees, the commit and its fsync of the WAL.
- * On the event loop, all of it stalled every request in flight; in the thread it runs beside
- * the HTTP work, on the other core (BENCHMARKS.md). The submissions of one event-loop turn
- * travel in one message, and the thread stores everything queued by the time it is free in one
- * transaction (group commit): one fsync per batch, and a 201 only after the commit of its batch.
+ * (sqlite-writer-thread.ts). better-sqlite3 runs on the calling thread, and storing reports is most
+ * of the ingest work: the statements on six b-trees, the commit and its fsync of the WAL. On the
+ * event loop, all of it would stall every request in flight; in the thread it runs beside the HTTP
+ * work, on the other core (docs/architecture.md, Why it is built this way). The submissions of one
+ * event-loop turn travel in one message, and the thread stores everything queued by the time it is
+ * free in one transaction (group commit): one fsync per batch, and a 201 only after the commit of
+ * its batch.
  *
  * The thread stores into an inbox and moves it into `reports` a thousand at a time
  * (sqlite-report-batch.ts); `flush()` has it move now, for a reader, unless nothing acknowledged

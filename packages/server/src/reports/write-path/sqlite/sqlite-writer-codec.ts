@@ -4,8 +4,8 @@ import type { BatchResult } from './sqlite-thread-messages.js';
 /**
  * What the main thread and the SQLite writer thread send each other, packed into one string.
  * postMessage clones a string with one copy, but walks an array of objects field by field: for
- * a turn's submissions that cost the event loop about 1 µs a report, four times what packing
- * does (BENCHMARKS.md). Each field is written as its length, ':', then the text, so any
+ * a turn's submissions that costs the event loop about 1 µs a report, four times what packing
+ * does. Each field is written as its length, ':', then the text, so any
  * character may appear in it; '-' stands for null.
  */
 
