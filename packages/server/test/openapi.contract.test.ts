@@ -30,8 +30,8 @@ class Contract {
   }
 
   schemaFor(schema: Dict) {
-    const text = JSON.stringify(schema).replaceAll('#/components/schemas/', '#/$defs/');
-    return this.ajv.compile({ ...JSON.parse(text), $defs: this.doc.components.schemas });
+    const text = JSON.stringify({ ...schema, $defs: this.doc.components.schemas });
+    return this.ajv.compile(JSON.parse(text.replaceAll('#/components/schemas/', '#/$defs/')));
   }
 
   check(res: HttpResult<any>, path: string, method: string): HttpResult<any> {
