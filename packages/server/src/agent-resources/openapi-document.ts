@@ -161,14 +161,6 @@ export function buildOpenApiDocument(
         Object.entries(components.schemas).filter(([name]) => used.has(name)),
       ),
       securitySchemes: {
-        IngestKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'ingest_key',
-          description:
-            'The project ingest key (`wk_` + 32 lowercase hex characters) is sent as the `ingest_key` member of the JSON body of POST /v1/reports, NOT as a header: OpenAPI security schemes cannot place a key in a body, so this entry documents the key and POST /v1/reports declares `security: []` with a required `ingest_key` body field. Public by design: it can only submit reports, and can be rotated in the dashboard.',
-          'x-debrief-location': 'body',
-        },
         ApiKey: {
           type: 'http',
           scheme: 'bearer',
