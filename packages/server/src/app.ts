@@ -178,7 +178,7 @@ export async function createApp(
   registerConsoleRevokeInvitation(app, ctx);
   registerConsoleRedactionSettings(app, ctx);
   // Last: the dashboard's SPA fallback answers only GET paths no route above claims.
-  registerDashboard(app, { dir: options.dashboardDir });
+  registerDashboard(app, ctx, { dir: options.dashboardDir });
 
   await app.ready();
   return app;

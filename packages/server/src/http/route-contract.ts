@@ -98,8 +98,24 @@ declare module 'fastify' {
   }
 }
 
+/** Marks, in a route's config, that `registerRoute` made it. */
+const REGISTERED = Symbol('registerRoute');
+
+/**
+ * Starts the record of contracts, and refuses at start a GET route registered any other way:
+ * its handler could read through the app's context, whose reads run on after the client left.
+ */
 export function registerRouteContracts(app: FastifyInstance): void {
   app.decorate('routeContracts', []);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const config = route.config as Record<symbol, unknown> | undefined;
+    if (methods.includes('GET') && config?.[REGISTERED] !== true) {
+      throw new Error(
+        `GET ${route.url} must be registered with registerRoute (http/route-contract.ts), so that its reads stop when the client leaves`,
+      );
+    }
+  });
 }
 
 /**
@@ -117,6 +133,7 @@ export function registerRoute<C extends RouteContract>(
   app.route({
     method: contract.method,
     url: contract.url,
+    config: { [REGISTERED]: true },
     ...(definition.auth ? { preHandler: definition.auth(ctx) } : {}),
     ...(definition.onRequest ? { onRequest: definition.onRequest } : {}),
     handler: async (request, reply) =>
