@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ConsoleProjectParams } from '../http/path-params.js';
+import { IdParams } from '../http/path-params.js';
 import { registerRoute } from '../http/route-contract.js';
 import { getIngestKey, issueIngestKey } from '../keys/key.service.js';
 import { getOwnedProject } from '../projects/project.service.js';
@@ -12,7 +12,7 @@ export function registerConsoleGetIngestKey(app: FastifyInstance, ctx: AppContex
     contract: {
       method: 'GET',
       url: '/v1/console/projects/:id/ingest-key',
-      params: ConsoleProjectParams,
+      params: IdParams,
     },
     auth: requireSession,
     handler: async ({ request, ctx, params }) => {

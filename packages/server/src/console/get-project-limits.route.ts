@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ConsoleProjectParams } from '../http/path-params.js';
+import { IdParams } from '../http/path-params.js';
 import { registerRoute } from '../http/route-contract.js';
 import { getProjectLimits } from '../limits/limits.service.js';
 import { requireSession } from '../sessions/require-session.js';
@@ -11,7 +11,7 @@ export function registerConsoleGetProjectLimits(app: FastifyInstance, ctx: AppCo
     contract: {
       method: 'GET',
       url: '/v1/console/projects/:id/limits',
-      params: ConsoleProjectParams,
+      params: IdParams,
     },
     auth: requireSession,
     handler: async ({ request, ctx, params }) =>

@@ -2,8 +2,7 @@ import { type IntegrateInfo, IntegrateQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import { renderFeedbackBlock } from '../agent-resources/feedback-block.js';
 import type { AppContext } from '../context.js';
-import { ConsoleProjectParams } from '../http/path-params.js';
-import { parseQuery } from '../http/query.js';
+import { IdParams } from '../http/path-params.js';
 import { registerRoute } from '../http/route-contract.js';
 import { getIngestKey, issueIngestKey } from '../keys/key.service.js';
 import { getOwnedProject } from '../projects/project.service.js';
@@ -19,11 +18,12 @@ export function registerConsoleIntegrate(app: FastifyInstance, ctx: AppContext):
     contract: {
       method: 'GET',
       url: '/v1/console/projects/:id/integrate',
-      params: ConsoleProjectParams,
+      params: IdParams,
+      query: IntegrateQuery,
     },
     auth: requireSession,
-    handler: async ({ request, ctx, params }): Promise<IntegrateInfo> => {
-      const { source } = parseQuery(IntegrateQuery, request.query);
+    handler: async ({ request, ctx, params, query }): Promise<IntegrateInfo> => {
+      const { source } = query;
       const project = await getOwnedProject(ctx, request.accountId, params.id);
       const ingestKey =
         (await getIngestKey(ctx.db, project.id)) ?? (await issueIngestKey(ctx.db, project.id));

@@ -1,8 +1,7 @@
 import { RedactionSettings } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { parseBody } from '../http/body.js';
-import { ConsoleProjectParams } from '../http/path-params.js';
+import { IdParams } from '../http/path-params.js';
 import { registerRoute } from '../http/route-contract.js';
 import {
   getRedactionSettings,
@@ -16,17 +15,22 @@ export function registerConsoleRedactionSettings(app: FastifyInstance, ctx: AppC
     contract: {
       method: 'GET',
       url: '/v1/console/projects/:id/redaction',
-      params: ConsoleProjectParams,
+      params: IdParams,
     },
     auth: requireSession,
     handler: async ({ request, ctx, params }) =>
       getRedactionSettings(ctx, request.accountId, params.id),
   });
-  app.patch<{ Params: { id: string } }>('/v1/console/projects/:id/redaction', {
-    preHandler: requireSession(ctx),
-    handler: async (request) => {
-      const settings = parseBody(RedactionSettings, request.body);
-      return updateRedactionSettings(ctx, request.accountId, request.params.id, settings);
+  registerRoute(app, ctx, {
+    contract: {
+      method: 'PATCH',
+      url: '/v1/console/projects/:id/redaction',
+      params: IdParams,
+      body: RedactionSettings,
+    },
+    auth: requireSession,
+    handler: async ({ request, ctx, params, body }) => {
+      return updateRedactionSettings(ctx, request.accountId, params.id, body);
     },
   });
 }

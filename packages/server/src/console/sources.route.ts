@@ -1,8 +1,7 @@
 import { StatsQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ConsoleProjectParams } from '../http/path-params.js';
-import { parseQuery } from '../http/query.js';
+import { IdParams } from '../http/path-params.js';
 import { registerRoute } from '../http/route-contract.js';
 import { requireSession } from '../sessions/require-session.js';
 import { projectSourceStats } from './console.service.js';
@@ -13,11 +12,11 @@ export function registerConsoleSourceStats(app: FastifyInstance, ctx: AppContext
     contract: {
       method: 'GET',
       url: '/v1/console/projects/:id/sources',
-      params: ConsoleProjectParams,
+      params: IdParams,
+      query: StatsQuery,
     },
     auth: requireSession,
-    handler: async ({ request, ctx, params }) => {
-      const query = parseQuery(StatsQuery, request.query);
+    handler: async ({ request, ctx, params, query }) => {
       return projectSourceStats(ctx, request.accountId, params.id, query);
     },
   });

@@ -1,8 +1,7 @@
 import { StatsQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ConsoleProjectParams } from '../http/path-params.js';
-import { parseQuery } from '../http/query.js';
+import { IdParams } from '../http/path-params.js';
 import { registerRoute } from '../http/route-contract.js';
 import { requireSession } from '../sessions/require-session.js';
 import { projectTimeseries } from './console.service.js';
@@ -12,11 +11,11 @@ export function registerConsoleTimeseries(app: FastifyInstance, ctx: AppContext)
     contract: {
       method: 'GET',
       url: '/v1/console/projects/:id/timeseries',
-      params: ConsoleProjectParams,
+      params: IdParams,
+      query: StatsQuery,
     },
     auth: requireSession,
-    handler: async ({ request, ctx, params }) => {
-      const query = parseQuery(StatsQuery, request.query);
+    handler: async ({ request, ctx, params, query }) => {
       return projectTimeseries(ctx, request.accountId, params.id, query);
     },
   });

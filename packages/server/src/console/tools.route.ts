@@ -1,8 +1,7 @@
 import { ToolStatsQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ConsoleProjectParams } from '../http/path-params.js';
-import { parseQuery } from '../http/query.js';
+import { IdParams } from '../http/path-params.js';
 import { registerRoute } from '../http/route-contract.js';
 import { requireSession } from '../sessions/require-session.js';
 import { projectToolStats } from './console.service.js';
@@ -16,11 +15,11 @@ export function registerConsoleToolStats(app: FastifyInstance, ctx: AppContext):
     contract: {
       method: 'GET',
       url: '/v1/console/projects/:id/tools',
-      params: ConsoleProjectParams,
+      params: IdParams,
+      query: ToolStatsQuery,
     },
     auth: requireSession,
-    handler: async ({ request, ctx, params }) => {
-      const query = parseQuery(ToolStatsQuery, request.query);
+    handler: async ({ request, ctx, params, query }) => {
       return projectToolStats(ctx, request.accountId, params.id, query);
     },
   });

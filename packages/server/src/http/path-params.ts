@@ -7,5 +7,5 @@ import { z } from 'zod';
 export const ProjectParams = z.object({ projectId: z.string() });
 export const ProjectIssueParams = z.object({ projectId: z.string(), issueId: z.string() });
 export const ProjectReportParams = z.object({ projectId: z.string(), reportId: z.string() });
-/** The dashboard console's project routes: `/v1/console/projects/:id/…`. */
-export const ConsoleProjectParams = z.object({ id: z.string() });
+/** The dashboard console's routes of one thing: `/v1/console/projects/:id/…`, `…/api-keys/:id`. */
+export const IdParams = z.object({ id: z.string() });
