@@ -3,7 +3,6 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  onRequestHookHandler,
   preHandlerAsyncHookHandler,
 } from 'fastify';
 import type { z } from 'zod';
@@ -57,8 +56,6 @@ export interface RouteContract {
   query?: z.ZodObject;
   /** Parsed with `parseBody`: one JSON object whatever the Content-Type, then the schema. */
   body?: z.ZodType;
-  /** The route's handler validates the body itself (the submit fast path); `body` documents it. */
-  bodyCheckedByHandler?: true;
   /** Present on the public API; the dashboard's own routes are not published. */
   doc?: OperationDoc;
 }
@@ -71,24 +68,20 @@ export interface RouteCall<C extends RouteContract> {
   reply: FastifyReply;
   /**
    * The request's context: for a GET, reads through it stop when the client goes away
-   * (http/read-cancellation.ts). Handlers get no other, so no read can miss it.
+   * (http/read-cancellation.ts). A handler names this `ctx` in its parameters, which hides the
+   * app's context its register function was given.
    */
   ctx: AppContext;
   params: C['params'] extends z.ZodObject ? z.output<C['params']> : Record<string, string>;
   query: Parsed<C['query']>;
-  body: C['bodyCheckedByHandler'] extends true ? unknown : Parsed<C['body']>;
+  body: Parsed<C['body']>;
 }
 
 export interface RouteDefinition<C extends RouteContract> {
   contract: C;
   /** Who may call it (requireReader, requireSession, …), made from the app's context. */
   auth?: (ctx: AppContext) => preHandlerAsyncHookHandler;
-  onRequest?: onRequestHookHandler;
   handler: (call: RouteCall<C>) => unknown;
-}
-
-export function defineRoute<C extends RouteContract>(definition: RouteDefinition<C>) {
-  return definition;
 }
 
 declare module 'fastify' {
@@ -129,13 +122,11 @@ export function registerRoute<C extends RouteContract>(
 ): void {
   const { contract } = definition;
   app.routeContracts.push(contract);
-  const parseRequestBody = contract.body && !contract.bodyCheckedByHandler ? contract.body : null;
   app.route({
     method: contract.method,
     url: contract.url,
     config: { [REGISTERED]: true },
     ...(definition.auth ? { preHandler: definition.auth(ctx) } : {}),
-    ...(definition.onRequest ? { onRequest: definition.onRequest } : {}),
     handler: async (request, reply) =>
       definition.handler({
         request,
@@ -145,14 +136,17 @@ export function registerRoute<C extends RouteContract>(
         query: (contract.query
           ? parseQuery(contract.query, request.query)
           : undefined) as RouteCall<C>['query'],
-        body: (parseRequestBody
-          ? parseBody(parseRequestBody, request.body)
-          : request.body) as RouteCall<C>['body'],
+        body: (contract.body
+          ? parseBody(contract.body, request.body)
+          : undefined) as RouteCall<C>['body'],
       }),
   });
 }
 
-/** Records the contract of a route registered by hand (the submit route keeps its own hot path). */
+/**
+ * Records the contract of the one route registered by hand: POST /v1/reports keeps its own hot
+ * path (the fast-path validator, then the schema for the messages), so its `body` documents.
+ */
 export function documentRoute(app: FastifyInstance, contract: RouteContract): void {
   app.routeContracts.push(contract);
 }

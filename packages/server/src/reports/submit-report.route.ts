@@ -29,7 +29,6 @@ const SUBMIT_CONTRACT: RouteContract = {
   method: 'POST',
   url: '/v1/reports',
   body: SubmitReportBody,
-  bodyCheckedByHandler: true,
   doc: {
     operationId: 'submitReport',
     tags: ['Reports'],
