@@ -141,7 +141,9 @@ export const UpdateIssueBody = z
   .refine((body) => body.status !== undefined || body.note !== undefined, {
     error: 'must have status (open, resolved or ignored) or note, or both',
     path: [],
-  });
+  })
+  // The refinement as JSON Schema says it: an empty object is refused.
+  .meta({ minProperties: 1 });
 export type UpdateIssueBody = z.input<typeof UpdateIssueBody>;
 
 /** Body of `POST …/issues/{issueId}/merge`: the issue that absorbs this one. */

@@ -93,7 +93,9 @@ const FlatMetadata = z
   })
   .refine((value) => utf8Length(JSON.stringify(value)) <= METADATA_MAX_BYTES, {
     error: `must be at most ${METADATA_MAX_BYTES} bytes when serialized as JSON`,
-  });
+  })
+  // What JSON Schema can say of the refinements (the byte limit it cannot).
+  .meta({ maxProperties: METADATA_MAX_KEYS });
 
 /** Reserved keys are checked on the raw object: the record parser never shows `__proto__`. */
 export const ReportMetadata = z.preprocess<

@@ -35,6 +35,7 @@ import { createHttpGuard } from './http/http-server.js';
 import { registerLenientJsonBody } from './http/json-body.js';
 import { lazyRequestLogger } from './http/lazy-request-logger.js';
 import { registerReadCancellation } from './http/read-cancellation.js';
+import { registerRouteContracts } from './http/route-contract.js';
 import { registerGetIssue } from './issues/get-issue.route.js';
 import { registerListIssues } from './issues/list-issues.route.js';
 import { registerMergeIssue } from './issues/merge-issue.route.js';
@@ -121,6 +122,7 @@ export async function createApp(
   registerErrorHandling(app, ctx.config.publicUrl);
   registerLenientJsonBody(app);
   registerReadCancellation(app, ctx);
+  registerRouteContracts(app);
 
   // First of the preClose hooks: requests that arrive while the server drains get a 503.
   app.addHook('preClose', async () => guard.markClosing());
@@ -176,7 +178,7 @@ export async function createApp(
   registerConsoleRevokeInvitation(app, ctx);
   registerConsoleRedactionSettings(app, ctx);
   // Last: the dashboard's SPA fallback answers only GET paths no route above claims.
-  registerDashboard(app, { dir: options.dashboardDir });
+  registerDashboard(app, ctx, { dir: options.dashboardDir });
 
   await app.ready();
   return app;

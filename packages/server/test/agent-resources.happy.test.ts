@@ -29,7 +29,7 @@ describe('agent resources', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers).toEqual([{ url: PUBLIC_URL }]);
     expect(Object.keys(doc.components.securitySchemes)).toEqual(
-      expect.arrayContaining(['IngestKey', 'ApiKey']),
+      expect.arrayContaining(['ApiKey', 'DashboardSession']),
     );
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
@@ -83,10 +83,14 @@ describe('agent resources', () => {
   it('every JSON example validates against its schema', () => {
     const ajv = new Ajv2020({ strict: false });
     const compile = (schema: Dict) =>
-      ajv.compile({
-        ...JSON.parse(JSON.stringify(schema).replaceAll('#/components/schemas/', '#/$defs/')),
-        $defs: doc.components.schemas,
-      });
+      ajv.compile(
+        JSON.parse(
+          JSON.stringify({ ...schema, $defs: doc.components.schemas }).replaceAll(
+            '#/components/schemas/',
+            '#/$defs/',
+          ),
+        ),
+      );
     let checked = 0;
     for (const item of Object.values(doc.paths as Dict)) {
       for (const operation of Object.values(item as Dict)) {
@@ -136,7 +140,7 @@ describe('agent resources', () => {
   it('/docs escapes what it renders', async () => {
     const html = await (await fetch(`${server.url}/docs`)).text();
     expect(html).toContain('<code>&lt;PUBLIC_URL&gt;/docs#error-&lt;code&gt;</code>');
-    const hostile = buildOpenApiDocument(PUBLIC_URL) as Dict;
+    const hostile = buildOpenApiDocument(PUBLIC_URL, server.app.routeContracts) as Dict;
     hostile.info.title = '<script>alert(1)</script>';
     hostile.paths['/healthz'].get.summary = '`<img src=x onerror=alert(1)>` & "quotes"';
     const page = renderDocsPage(hostile);

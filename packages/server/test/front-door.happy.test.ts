@@ -69,10 +69,8 @@ describe('the front door GET /', () => {
         target: '/skill.md',
         type: 'text/markdown',
       });
-      expect(links.get('alternate'), accept).toEqual({
-        target: '/llms.txt',
-        type: 'text/markdown',
-      });
+      // The type /llms.txt is served with.
+      expect(links.get('alternate'), accept).toEqual({ target: '/llms.txt', type: 'text/plain' });
     }
     // curl -I: HEAD carries the same links.
     const head = await fetch(`${url}/`, { method: 'HEAD' });

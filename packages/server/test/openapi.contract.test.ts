@@ -30,8 +30,8 @@ class Contract {
   }
 
   schemaFor(schema: Dict) {
-    const text = JSON.stringify(schema).replaceAll('#/components/schemas/', '#/$defs/');
-    return this.ajv.compile({ ...JSON.parse(text), $defs: this.doc.components.schemas });
+    const text = JSON.stringify({ ...schema, $defs: this.doc.components.schemas });
+    return this.ajv.compile(JSON.parse(text.replaceAll('#/components/schemas/', '#/$defs/')));
   }
 
   check(res: HttpResult<any>, path: string, method: string): HttpResult<any> {
@@ -311,6 +311,94 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
       MERGE,
       'post',
     );
+  });
+
+  it('the document refuses what the server refuses, and types what clients send', async () => {
+    const doc = contract.doc;
+    const submitBody = contract.schemaFor(
+      doc.paths['/v1/reports'].post.requestBody.content['application/json'].schema,
+    );
+    const metadata = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i]));
+    const tooManyKeys = { ingest_key: t.ingestKey, outcome: 'success', details: 'x', metadata };
+    expect(submitBody(tooManyKeys)).toBe(false);
+    expect((await submit(tooManyKeys)).body.code).toBe('validation_failed');
+    expect(submitBody({ ...tooManyKeys, metadata: { k: 1 } })).toBe(true);
+    // The body is read as JSON whatever its type says: the document lists every type.
+    const anyType = doc.paths['/v1/reports'].post.requestBody.content['*/*'];
+    expect(anyType.schema).toEqual(
+      doc.paths['/v1/reports'].post.requestBody.content['application/json'].schema,
+    );
+    const plain = await fetch(`${server.url}/v1/reports`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ ingest_key: t.ingestKey, outcome: 'success', details: 'plain' }),
+    });
+    expect(plain.status).toBe(201);
+
+    const parameter = (path: string, name: string) =>
+      contract.schemaFor(doc.paths[path].get.parameters.find((p: Dict) => p.name === name).schema);
+    for (const path of [REPORTS, '/v1/dashboard/{projectId}/issues']) {
+      for (const name of ['page', 'limit']) {
+        const valid = parameter(path, name);
+        expect(valid(2), `${path} ${name}=2`).toBe(true);
+        expect(valid(0), `${path} ${name}=0`).toBe(false);
+        const res = await call(
+          `${server.url}${path.replace('{projectId}', t.projectId)}?${name}=0`,
+          {
+            headers: bearer(t.apiKey),
+          },
+        );
+        expect(res.body.code).toBe('invalid_query');
+      }
+      for (const name of ['from', 'to']) {
+        const schema = doc.paths[path].get.parameters.find((p: Dict) => p.name === name).schema;
+        expect(schema.anyOf).toEqual([{ format: 'date' }, { format: 'date-time' }]);
+        const valid = parameter(path, name);
+        expect(valid('2026-11-21')).toBe(true);
+        expect(valid('2026-11-21T14:30:00Z')).toBe(true);
+        expect(valid('yesterday')).toBe(false);
+      }
+    }
+
+    const ONE = '/v1/dashboard/{projectId}/issues/{issueId}';
+    const patchBody = contract.schemaFor(
+      doc.paths[ONE].patch.requestBody.content['application/json'].schema,
+    );
+    expect(patchBody({})).toBe(false);
+    expect(patchBody({ status: 'resolved' })).toBe(true);
+
+    // Named schemas are referenced where they appear, not restated.
+    const schemas = doc.components.schemas;
+    expect(schemas.ReportList.properties.reports.items).toEqual({
+      $ref: '#/components/schemas/Report',
+    });
+    expect(schemas.ProjectList.items).toEqual({ $ref: '#/components/schemas/Project' });
+    expect(doc.jsonSchemaDialect).toBeUndefined();
+
+    for (const [path, item] of Object.entries(doc.paths as Dict)) {
+      for (const [method, operation] of Object.entries(item as Dict)) {
+        const statuses = Object.keys(operation.responses);
+        expect(
+          statuses.some((s) => s.startsWith('4')),
+          `${method} ${path} has a 4XX`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('401 answers name the credentials they want (WWW-Authenticate)', async () => {
+    const projects = await call(`${server.url}/v1/projects`);
+    expect(projects.headers.get('www-authenticate')).toBe('Bearer realm="Debrief"');
+    const wrongKey = await call(`${server.url}/v1/projects`, {
+      headers: bearer(`wk_sk_${'A'.repeat(38)}`),
+    });
+    expect(wrongKey.headers.get('www-authenticate')).toBe(
+      'Bearer realm="Debrief", error="invalid_token"',
+    );
+    const keyless = await submit({ outcome: 'success', details: 'x' });
+    expect(keyless.headers.get('www-authenticate')).toBe('IngestKey realm="Debrief"');
+    const documented = contract.doc.paths['/v1/projects'].get.responses['401'].headers;
+    expect(documented['WWW-Authenticate'].required).toBe(true);
   });
 
   it('every documented operation was exercised with its success status', () => {

@@ -105,14 +105,12 @@ function operationHtml(doc: Dict, path: string, method: string, op: Dict): strin
         `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td><code>${escapeHtml(typeLabel(p.schema ?? {}))}</code>${constraints(p.schema ?? {})}</td><td>${p.required ? 'yes' : 'no'}</td><td>${prose(p.description)}</td></tr>`,
     )
     .join('\n');
-  const body = op.requestBody?.content as Dict | undefined;
-  const bodyHtml = body
-    ? Object.entries(body)
-        .map(
-          ([type, media]: [string, Dict]) =>
-            `<h4>Request body <code>${escapeHtml(type)}</code></h4>${fieldsTable(doc, media.schema)}${mediaExamples(media)}`,
-        )
-        .join('\n')
+  // Every media type of a body has the one schema (the server reads JSON whatever the type):
+  // shown once, under the types.
+  const body = Object.entries((op.requestBody?.content ?? {}) as Dict);
+  const [, media] = body[0] ?? [];
+  const bodyHtml = media
+    ? `<h4>Request body ${body.map(([type]) => `<code>${escapeHtml(type)}</code>`).join(', ')}</h4>${op.requestBody.description ? `<p>${prose(op.requestBody.description)}</p>` : ''}${fieldsTable(doc, media.schema)}${mediaExamples(media)}`
     : '';
   const responses = Object.entries((op.responses ?? {}) as Dict)
     .map(([status, response]: [string, Dict]) => {

@@ -1,6 +1,7 @@
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { registerRoute } from '../http/route-contract.js';
 
 /**
  * The llms.txt index (https://llmstxt.org): a title, a summary, then links with one line each.
@@ -28,7 +29,25 @@ export function renderLlmsTxt(publicUrl: string): string {
 
 export function registerLlms(app: FastifyInstance, ctx: AppContext): void {
   const text = renderLlmsTxt(ctx.config.publicUrl);
-  app.get('/llms.txt', async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').header('access-control-allow-origin', '*').send(text),
-  );
+  registerRoute(app, ctx, {
+    contract: {
+      method: 'GET',
+      url: '/llms.txt',
+      doc: {
+        operationId: 'llms',
+        tags: ['Agent resources'],
+        summary: 'Index of the agent resources (llms.txt)',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Markdown-formatted index, served as plain text.',
+            media: { 'text/plain': { schema: { type: 'string' }, example: '# Debrief\n…' } },
+          },
+        },
+        errors: [],
+      },
+    },
+    handler: ({ reply }) =>
+      reply.type('text/plain; charset=utf-8').header('access-control-allow-origin', '*').send(text),
+  });
 }

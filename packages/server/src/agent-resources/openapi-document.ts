@@ -1,211 +1,144 @@
-import { DEFAULT_PAGE_LIMIT, OUTCOMES } from '@debrief/protocol';
-import { READ_AUTH_ERROR_CODES, SUBMIT_ERROR_CODES } from './error-guide.js';
-import { issueComponentSchemas, issuePaths } from './openapi-issue-paths.js';
-import { resourcePaths } from './openapi-resource-paths.js';
-import { problemResponses, ref } from './openapi-responses.js';
-import {
-  componentSchemas,
-  type JsonSchema,
-  listReportsQueryParameters,
-} from './openapi-schemas.js';
-import { OUTCOME_EXAMPLE_TOOLS, OUTCOME_EXAMPLES } from './skill-document.js';
+import type { z } from 'zod';
+import type { RouteContract, SuccessResponse } from '../http/route-contract.js';
+import { HTTP_LAYER_CLIENT_ERRORS, problemResponses } from './openapi-responses.js';
+import { ComponentSchemas, type JsonSchema, toJsonSchema } from './openapi-schemas.js';
 
-const EXAMPLE_ID = '019a8f3c5e7b7c2d9f10a4b6c8d0e2f4';
-const EXAMPLE_PROJECT_ID = '019a8f3b11aa7e55b0c4d2e6f8a0b1c3';
-const EXAMPLE_INGEST_KEY = 'wk_3f2a9c4e1b7d6a8f0e5c2b9d4a7f1e3c';
+/** `/v1/dashboard/:projectId/reports` → `/v1/dashboard/{projectId}/reports`. */
+export const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-const EXAMPLE_REPORT = {
-  id: EXAMPLE_ID,
-  outcome: 'confusing',
-  tool_name: OUTCOME_EXAMPLE_TOOLS.confusing,
-  source: 'claude-code',
-  details: OUTCOME_EXAMPLES.confusing,
-  metadata: { client: 'claude-code', model: 'x-1' },
-  created_at: '2026-11-21T14:30:00Z',
-  redactions: 0,
-  issue_id: '019a8f3d0c1e7a2b8c4d6e8f0a1b2c3d',
-  issue_reason: 'same tool, 0.82 similar to the issue',
-};
+function parameters(contract: RouteContract, described: Record<string, string>): JsonSchema[] {
+  const sources: [z.ZodObject | undefined, 'path' | 'query'][] = [
+    [contract.params, 'path'],
+    [contract.query, 'query'],
+  ];
+  const list: JsonSchema[] = [];
+  for (const [source, place] of sources) {
+    if (!source) continue;
+    const schema = toJsonSchema(source, 'input');
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries((schema.properties ?? {}) as JsonSchema)) {
+      // zod's own description of a parameter is its name; the document says what it does.
+      const { description: _zodName, ...rest } = property as JsonSchema;
+      list.push({
+        name,
+        in: place,
+        required: place === 'path' || required.has(name),
+        description: described[name] ?? '',
+        schema: rest,
+      });
+    }
+  }
+  return list;
+}
 
-const READ_SECURITY = [{ ApiKey: [] }, { DashboardSession: [] }];
-
-function paths(base: string): Record<string, JsonSchema> {
-  const projectId = {
-    name: 'projectId',
-    in: 'path',
-    required: true,
-    description: 'Id of one of your projects (32 lowercase hex characters), from GET /v1/projects.',
-    schema: { type: 'string' },
-  };
+function successResponse(response: SuccessResponse, components: ComponentSchemas): JsonSchema {
+  const content: JsonSchema = {};
+  if (response.schema) {
+    content['application/json'] = {
+      schema: components.schemaOf(response.schema, 'output'),
+      ...(response.example !== undefined ? { example: response.example } : {}),
+    };
+  }
+  Object.assign(content, response.media ?? {});
   return {
-    '/v1/reports': {
-      post: {
-        operationId: 'submitReport',
-        tags: ['Reports'],
-        summary: 'Submit a report',
-        description:
-          'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing. Rate limits: token buckets per ingest key and per client address, and a daily share of the monthly quota per address; a 429 `rate_limited` (with `Retry-After`, `RateLimit` and `RateLimit-Policy`) stores nothing and uses no quota. Secrets: credentials (cloud, GitHub, Slack, Stripe, OpenAI, Anthropic and npm keys, JWTs, bearer tokens, private keys, passwords in URLs and connection strings, Debrief API keys) in `details`, `tool_name`, `source` and metadata values are replaced by `[REDACTED:<kind>]` before anything is stored, and `redactions` says how many; a project can ask for email addresses and phone numbers too. Labels: a project holds a limited number of distinct `tool_name` and `source` values (1,000 each by default); a report with a new one past that is a 400 `too_many_tool_names` / `too_many_sources` and stores nothing.',
-        security: [],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: ref('SubmitReportBody'),
-              examples: Object.fromEntries(
-                OUTCOMES.map((outcome) => [
-                  outcome,
-                  {
-                    summary: `A ${outcome} report`,
-                    value: {
-                      ingest_key: EXAMPLE_INGEST_KEY,
-                      outcome,
-                      tool_name: OUTCOME_EXAMPLE_TOOLS[outcome],
-                      source: 'claude-code',
-                      details: OUTCOME_EXAMPLES[outcome],
-                    },
-                  },
-                ]),
-              ),
-            },
-          },
-        },
-        responses: {
-          '201': {
-            description: 'Stored (committed: it survives a crash of the server).',
-            content: {
-              'application/json': {
-                schema: ref('SubmitReportResponse'),
-                example: { ok: true, id: EXAMPLE_ID, redactions: 0 },
-              },
-            },
-          },
-          ...problemResponses(base, SUBMIT_ERROR_CODES),
-        },
-      },
-    },
-    '/v1/projects': {
-      get: {
-        operationId: 'listProjects',
-        tags: ['Read'],
-        summary: 'List your projects',
-        description: 'Every project of the account of the API key, oldest first, as a bare array.',
-        security: READ_SECURITY,
-        responses: {
-          '200': {
-            description: 'Your projects.',
-            content: {
-              'application/json': {
-                schema: ref('ProjectList'),
-                example: [
-                  {
-                    id: EXAMPLE_PROJECT_ID,
-                    name: 'My MCP server',
-                    created_at: '2026-11-01T09:00:00Z',
-                  },
-                ],
-              },
-            },
-          },
-          ...problemResponses(base, [
-            ...READ_AUTH_ERROR_CODES,
-            'internal_error',
-            'service_unavailable',
-          ]),
-        },
-      },
-    },
-    '/v1/dashboard/{projectId}/reports': {
-      get: {
-        operationId: 'listReports',
-        tags: ['Read'],
-        summary: 'List reports of a project, with statistics',
-        description:
-          'Newest first (`created_at`, then `id`, descending). `pagination.total` counts the reports matching every filter; `stats` counts every filter except `outcome`. A project of another account is 404, like an unknown id. An unknown query parameter is refused with 400 `invalid_query` (its `detail` names it and lists the accepted ones) rather than ignored, so a filter this endpoint does not have never answers with unfiltered reports. To read everything, follow `pagination.next_cursor` (null on the last page) with `?cursor=` instead of counting pages: each page starts right after the last report of the one before, so reports arriving meanwhile neither repeat nor skip a report, and a deep page costs what the first does.',
-        security: READ_SECURITY,
-        parameters: [projectId, ...listReportsQueryParameters()],
-        responses: {
-          '200': {
-            description: 'One page of reports.',
-            content: {
-              'application/json': {
-                schema: ref('ReportList'),
-                example: {
-                  project: { id: EXAMPLE_PROJECT_ID, name: 'My MCP server' },
-                  stats: { total: 1, success: 0, failure: 0, confusing: 1, gave_up: 0, request: 0 },
-                  reports: [EXAMPLE_REPORT],
-                  pagination: { page: 1, limit: DEFAULT_PAGE_LIMIT, total: 1, next_cursor: null },
-                },
-              },
-            },
-          },
-          ...problemResponses(base, [
-            'invalid_query',
-            ...READ_AUTH_ERROR_CODES,
-            'project_not_found',
-            'internal_error',
-            'service_unavailable',
-            'read_timeout',
-          ]),
-        },
-      },
-    },
-    '/v1/dashboard/{projectId}/events': {
-      get: {
-        operationId: 'streamReportEvents',
-        tags: ['Realtime'],
-        summary: 'Stream new reports (Server-Sent Events)',
-        description:
-          'First an `event: ready`, then one `event: report` per new report: `id:` is the report id, `data:` the Report JSON (schema Report). Also `event: issue` when an issue is created, regresses (a resolved issue got a new report), changes status or is merged: `data:` is an IssueEvent (`change`, `issue`, and `into` for a merge); it has no `id:` and is not replayed on resume (GET …/issues has the current state). Reconnect with `Last-Event-ID` to replay what was missed (up to 1,000 reports). Takes no query parameters: any is refused with 400 `invalid_query`. A reader that falls behind by more than the server\'s buffer cap (1 MiB by default) gets a final `event: overflow` whose `data` is `{"last_event_id", "detail"}` and the stream ends: reconnect with that `Last-Event-ID` (EventSource does so by itself) to receive everything after it. Each account may hold a limited number of streams at once (20 by default), and each server instance a limited total (1,000): past either, 429 `too_many_streams` with `Retry-After`.',
-        security: READ_SECURITY,
-        parameters: [
-          projectId,
-          {
-            name: 'Last-Event-ID',
-            in: 'header',
-            required: false,
-            description: 'Id of the last report received; the reports after it are sent first.',
-            schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
-          },
-        ],
-        responses: {
-          '200': {
-            description: 'An endless event stream.',
-            content: {
-              'text/event-stream': {
-                schema: {
-                  type: 'string',
-                  description: 'Events whose `data` is a Report (see components.schemas.Report).',
-                },
-                example: `event: ready\ndata: {"project_id":"${EXAMPLE_PROJECT_ID}"}\n\nevent: report\nid: ${EXAMPLE_ID}\ndata: ${JSON.stringify(EXAMPLE_REPORT)}\n\n`,
-              },
-            },
-          },
-          ...problemResponses(base, [
-            'invalid_query',
-            ...READ_AUTH_ERROR_CODES,
-            'project_not_found',
-            'too_many_streams',
-            'internal_error',
-            'service_unavailable',
-            'read_timeout',
-          ]),
-        },
-      },
-    },
-    ...issuePaths(base, projectId),
-    ...resourcePaths(base),
+    description: response.description,
+    ...(response.headers ? { headers: response.headers } : {}),
+    content,
   };
 }
 
+/** One operation, from the route's schemas and what its `doc` says. */
+function operation(base: string, contract: RouteContract, components: ComponentSchemas) {
+  const doc = contract.doc;
+  if (!doc) return null;
+  const responses: JsonSchema = {};
+  for (const [status, response] of Object.entries(doc.responses)) {
+    responses[status] = successResponse(response, components);
+  }
+  Object.assign(responses, problemResponses(base, doc.errors));
+  if (!Object.keys(responses).some((status) => status.startsWith('4'))) {
+    responses['4XX'] = HTTP_LAYER_CLIENT_ERRORS;
+  }
+  const bodySchema = contract.body ? components.schemaOf(contract.body, 'input') : null;
+  return {
+    operationId: doc.operationId,
+    tags: doc.tags,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    security: doc.security,
+    parameters: [...parameters(contract, doc.parameters ?? {}), ...(doc.headers ?? [])],
+    ...(bodySchema
+      ? {
+          requestBody: {
+            required: true,
+            description:
+              'Read as JSON whatever the `Content-Type` says (or when there is none); one JSON object.',
+            content: {
+              'application/json': {
+                schema: bodySchema,
+                ...(doc.requestExamples ? { examples: doc.requestExamples } : {}),
+              },
+              '*/*': { schema: bodySchema },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** Every `$ref` reachable from `value`, following the components it names. */
+function referencedComponents(value: unknown, schemas: Record<string, JsonSchema>): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, child] of Object.entries(node)) {
+      if (key === '$ref' && typeof child === 'string') {
+        const name = child.replace('#/components/schemas/', '');
+        if (!found.has(name)) {
+          found.add(name);
+          visit(schemas[name]);
+        }
+      } else {
+        visit(child);
+      }
+    }
+  };
+  visit(value);
+  return found;
+}
+
+function paths(base: string, contracts: readonly RouteContract[], components: ComponentSchemas) {
+  const result: Record<string, Record<string, JsonSchema>> = {};
+  for (const contract of contracts) {
+    const described = operation(base, contract, components);
+    if (!described) continue;
+    const path = openApiPath(contract.url);
+    result[path] = { ...result[path], [contract.method.toLowerCase()]: described };
+  }
+  return result;
+}
+
 /**
- * The OpenAPI 3.1 description of the public API. Schemas come from the protocol's zod schemas
- * (`z.toJSONSchema`); paths, summaries and examples are written here.
+ * The OpenAPI 3.1 description of the public API, made from the contracts of the routes the
+ * server registered (http/route-contract.ts): the parameters and bodies are the zod schemas the
+ * routes parse requests with, the answers the protocol's schemas; each route's `doc` adds its
+ * words and examples. Components nothing refers to are left out.
  */
-export function buildOpenApiDocument(publicUrl: string): JsonSchema {
+export function buildOpenApiDocument(
+  publicUrl: string,
+  contracts: readonly RouteContract[],
+): JsonSchema {
   const base = publicUrl.replace(/\/+$/, '');
+  const components = new ComponentSchemas();
+  const published = paths(base, contracts, components);
+  const used = referencedComponents(published, components.schemas);
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'Debrief API',
       version: '1.0.0',
@@ -222,18 +155,12 @@ export function buildOpenApiDocument(publicUrl: string): JsonSchema {
       { name: 'Agent resources', description: 'Documents published for agents.' },
       { name: 'Health', description: 'Probes.' },
     ],
-    paths: paths(base),
+    paths: published,
     components: {
-      schemas: { ...componentSchemas(), ...issueComponentSchemas() },
+      schemas: Object.fromEntries(
+        Object.entries(components.schemas).filter(([name]) => used.has(name)),
+      ),
       securitySchemes: {
-        IngestKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'ingest_key',
-          description:
-            'The project ingest key (`wk_` + 32 lowercase hex characters) is sent as the `ingest_key` member of the JSON body of POST /v1/reports, NOT as a header: OpenAPI security schemes cannot place a key in a body, so this entry documents the key and POST /v1/reports declares `security: []` with a required `ingest_key` body field. Public by design: it can only submit reports, and can be rotated in the dashboard.',
-          'x-debrief-location': 'body',
-        },
         ApiKey: {
           type: 'http',
           scheme: 'bearer',

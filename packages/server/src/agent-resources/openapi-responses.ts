@@ -25,6 +25,14 @@ const RATE_LIMIT_HEADERS = {
   },
 };
 
+const WWW_AUTHENTICATE_HEADER = {
+  description:
+    'The credentials the operation takes (RFC 9110): `Bearer realm="Debrief"` for an API key or the dashboard session, `IngestKey realm="Debrief"` for the `ingest_key` of the body, `Session realm="Debrief"` for the sign-in.',
+  required: true,
+  schema: { type: 'string' },
+  example: 'Bearer realm="Debrief"',
+};
+
 /** The problem-details responses of an operation, one per status, listing exactly its codes. */
 export function problemResponses(
   base: string,
@@ -37,6 +45,7 @@ export function problemResponses(
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: group.map((code) => `\`${code}\`: ${errorGuide(code).title}.`).join(' '),
+      ...(status === 401 ? { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE_HEADER } } : {}),
       ...(status === 429 || status === 503
         ? {
             headers: {
@@ -70,6 +79,12 @@ export function problemResponses(
   return responses;
 }
 
-export const textResponse = (type: string, description: string, example: string) => ({
-  '200': { description, content: { [type]: { schema: { type: 'string' }, example } } },
-});
+/**
+ * Answers the HTTP layer may give any request, in the problem-details shape: documented as a
+ * range on the operations that have no client error of their own.
+ */
+export const HTTP_LAYER_CLIENT_ERRORS = {
+  description:
+    'From the HTTP layer: `bad_request` (malformed HTTP), `request_timeout`, `headers_too_large`, or `rate_limited` (too many connections from one address, with `Retry-After`).',
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: ref('ProblemDetails') } },
+};

@@ -1,11 +1,13 @@
 import {
-  DEFAULT_PAGE_LIMIT,
   DETAILS_MAX_LENGTH,
+  IssueDetail,
+  IssueList,
   LABEL_MAX_LENGTH,
-  ListReportsQuery,
-  MAX_PAGE_LIMIT,
   METADATA_MAX_BYTES,
   METADATA_MAX_KEYS,
+  MergeIssueBody,
+  MovedReport,
+  MoveReportBody,
   ProblemDetails,
   Project,
   ProjectList,
@@ -14,11 +16,14 @@ import {
   ServiceIndex,
   SubmitReportBody,
   SubmitReportResponse,
+  TimeBoundParam,
+  UpdateIssueBody,
 } from '@debrief/protocol';
 import { z } from 'zod';
 
-/** A JSON Schema object as it appears in the OpenAPI document. */
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from '../http/route-contract.js';
+
+export type { JsonSchema };
 
 /** Health answers: small enough to live here rather than in the protocol. */
 export const HealthResponse = z.object({ ok: z.literal(true) });
@@ -28,6 +33,31 @@ export const ReadyResponse = z.object({
 });
 
 const SAFE = Number.MAX_SAFE_INTEGER;
+
+type OverrideContext = { zodSchema: unknown; jsonSchema: unknown };
+
+/**
+ * What JSON Schema says of a value on the wire where zod's own rendering says less or other:
+ * the safe-integer bounds zod adds to `.int()` say nothing a reader needs; a positive integer
+ * of a query string (`positiveInt`, text matched by `^\\d+$` then read as a number) is an integer
+ * of 1 or more, so a generated client passes numbers; a `from`/`to` bound is a date or a
+ * date-time (the server also reads a few lenient spellings of them, see `parseTimeBound`).
+ */
+function wireForm(ctx: OverrideContext): void {
+  const s = ctx.jsonSchema as JsonSchema;
+  if (s.type === 'integer' && s.minimum === -SAFE) delete s.minimum;
+  if (s.type === 'integer' && s.maximum === SAFE) delete s.maximum;
+  if (s.type === 'string' && s.pattern === POSITIVE_INT_PATTERN) {
+    delete s.pattern;
+    s.type = 'integer';
+    s.minimum = 1;
+  }
+  if (ctx.zodSchema === TimeBoundParam) {
+    s.anyOf = [{ format: 'date' }, { format: 'date-time' }];
+  }
+}
+
+const POSITIVE_INT_PATTERN = '^\\d+$';
 
 /**
  * zod → JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). Request schemas use
@@ -40,11 +70,7 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
     io,
     target: 'draft-2020-12',
     unrepresentable: 'any',
-    override: (ctx) => {
-      const s = ctx.jsonSchema as JsonSchema;
-      if (s.type === 'integer' && s.minimum === -SAFE) delete s.minimum;
-      if (s.type === 'integer' && s.maximum === SAFE) delete s.maximum;
-    },
+    override: wireForm,
   }) as JsonSchema;
   delete json.$schema;
   return json;
@@ -78,61 +104,78 @@ export const FIELD_DESCRIPTIONS = {
     'Why the report joined its issue: the grouping\'s reason (e.g. "same tool, 0.82 similar to …"), or that a developer moved it.',
 };
 
-export const QUERY_DESCRIPTIONS: Record<string, string> = {
-  outcome: 'Only reports with this outcome. `stats` ignores this filter (facet counts).',
-  tool_name: 'Only reports about this tool (exact match).',
-  source: 'Only reports from this source (exact match).',
-  from: 'Inclusive lower bound: an ISO 8601 date (`2026-11-21`) or date-time (`2026-11-21T14:30:00Z`; offset honoured, UTC when absent).',
-  to: 'Inclusive upper bound, same formats as `from`; a date-only `to` covers that whole day.',
-  issue_id: 'Only the reports of this issue (32 lowercase hex characters).',
-  page: 'Page number, 1 or more (default 1). A page past the end returns an empty `reports` array. Not together with `cursor`.',
-  cursor:
-    'Extension: `pagination.next_cursor` of the previous page, passed as it came (opaque), to get the page after it. Send the same filters as the request that returned it (`limit` may change); a cursor made for other filters or another project, or not made by this endpoint, is refused with 400 `invalid_query` naming `cursor`. Not together with `page`.',
-  limit: `Reports per page, 1 or more (default ${DEFAULT_PAGE_LIMIT}); values above ${MAX_PAGE_LIMIT} are clamped to ${MAX_PAGE_LIMIT}.`,
+/** A schema of the document's components, generated from the protocol: JSON Schema by name. */
+const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
+  SubmitReportResponse,
+  Report,
+  ReportList,
+  Project,
+  ProjectList,
+  ProblemDetails,
+  HealthResponse,
+  ReadyResponse,
+  ServiceIndex,
+  IssueList,
+  IssueDetail,
+  MovedReport,
+};
+const INPUT_COMPONENTS: Record<string, z.ZodType> = {
+  SubmitReportBody,
+  UpdateIssueBody,
+  MergeIssueBody,
+  MoveReportBody,
 };
 
-/** `components.schemas`: every body of the public API, generated from the protocol. */
-export function componentSchemas(): Record<string, JsonSchema> {
-  return {
-    SubmitReportBody: describeProperties(
-      toJsonSchema(SubmitReportBody, 'input'),
-      FIELD_DESCRIPTIONS,
-    ),
-    SubmitReportResponse: describeProperties(
-      toJsonSchema(SubmitReportResponse, 'output'),
-      FIELD_DESCRIPTIONS,
-    ),
-    Report: describeProperties(toJsonSchema(Report, 'output'), FIELD_DESCRIPTIONS),
-    ReportList: toJsonSchema(ReportList, 'output'),
-    Project: toJsonSchema(Project, 'output'),
-    ProjectList: toJsonSchema(ProjectList, 'output'),
-    ProblemDetails: describeProperties(toJsonSchema(ProblemDetails, 'output'), {
-      type: 'URI of the error in the API reference: `<PUBLIC_URL>/docs#error-<code>`.',
-      title: 'Short, constant per code.',
-      status: 'The HTTP status code.',
-      detail: 'Written for an agent: what was wrong and how to fix it.',
-      code: 'Stable snake_case error code; branch on this.',
-      errors: 'One entry per invalid field (validation errors only).',
-    }),
-    HealthResponse: toJsonSchema(HealthResponse, 'output'),
-    ReadyResponse: toJsonSchema(ReadyResponse, 'output'),
-    ServiceIndex: toJsonSchema(ServiceIndex, 'output'),
-  };
-}
+const PROPERTY_DESCRIPTIONS: Record<string, Record<string, string>> = {
+  SubmitReportBody: FIELD_DESCRIPTIONS,
+  SubmitReportResponse: FIELD_DESCRIPTIONS,
+  Report: FIELD_DESCRIPTIONS,
+  ProblemDetails: {
+    type: 'URI of the error in the API reference: `<PUBLIC_URL>/docs#error-<code>`.',
+    title: 'Short, constant per code.',
+    status: 'The HTTP status code.',
+    detail: 'Written for an agent: what was wrong and how to fix it.',
+    code: 'Stable snake_case error code; branch on this.',
+    errors: 'One entry per invalid field (validation errors only).',
+  },
+};
 
-/** Query parameters of GET /v1/dashboard/{projectId}/reports, from the protocol's query schema. */
-export function listReportsQueryParameters(): JsonSchema[] {
-  const schema = toJsonSchema(ListReportsQuery, 'input');
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries(properties).map(([name, property]) => {
-    const { description: _zodName, ...rest } = property;
-    return {
-      name,
-      in: 'query',
-      required: required.has(name),
-      description: QUERY_DESCRIPTIONS[name] ?? '',
-      schema: rest,
-    };
-  });
+/**
+ * The document's named schemas. A schema inside another one that has a name is referenced
+ * (`ReportList.reports` → `Report`), never restated. `schemaOf` gives a body's `$ref` when it is
+ * a component, its JSON Schema otherwise.
+ */
+export class ComponentSchemas {
+  readonly schemas: Record<string, JsonSchema> = {};
+  private readonly names = new Map<z.ZodType, string>();
+
+  constructor() {
+    for (const [io, named] of [
+      ['output', OUTPUT_COMPONENTS],
+      ['input', INPUT_COMPONENTS],
+    ] as const) {
+      const registry = z.registry<{ id: string }>();
+      for (const [name, schema] of Object.entries(named)) {
+        registry.add(schema, { id: name });
+        this.names.set(schema, name);
+      }
+      const generated = z.toJSONSchema(registry, {
+        io,
+        target: 'draft-2020-12',
+        unrepresentable: 'any',
+        uri: (id) => `#/components/schemas/${id}`,
+        override: wireForm,
+      }).schemas as Record<string, JsonSchema>;
+      for (const [name, schema] of Object.entries(generated)) {
+        delete schema.$schema;
+        delete schema.$id;
+        this.schemas[name] = describeProperties(schema, PROPERTY_DESCRIPTIONS[name] ?? {});
+      }
+    }
+  }
+
+  schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const name = this.names.get(schema);
+    return name ? { $ref: `#/components/schemas/${name}` } : toJsonSchema(schema, io);
+  }
 }

@@ -16,7 +16,7 @@ export const FRONT_DOOR_LINK = [
   '</openapi.json>; rel="service-desc"; type="application/json"',
   '</docs>; rel="service-doc"; type="text/html"',
   '</skill.md>; rel="describedby"; type="text/markdown"',
-  '</llms.txt>; rel="alternate"; type="text/markdown"',
+  '</llms.txt>; rel="alternate"; type="text/plain"',
 ].join(', ');
 
 /** What `/` answers to `Accept: application/json`: the resources and the five outcomes. */

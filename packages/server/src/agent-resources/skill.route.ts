@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { registerRoute } from '../http/route-contract.js';
 import { ensureSelfProject, getSelfFeedbackTarget } from './self-project.service.js';
 import { renderSkillDocument } from './skill-document.js';
 
@@ -14,12 +15,38 @@ export function registerSkill(app: FastifyInstance, ctx: AppContext): void {
     }
   });
 
-  app.get('/skill.md', async (_request, reply) => {
-    const self = await getSelfFeedbackTarget(ctx.db);
-    return reply
-      .type('text/markdown; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .header('access-control-allow-origin', '*')
-      .send(renderSkillDocument(ctx.config.publicUrl, self?.ingestKey ?? null));
+  registerRoute(app, ctx, {
+    contract: {
+      method: 'GET',
+      url: '/skill.md',
+      doc: {
+        operationId: 'skill',
+        tags: ['Agent resources'],
+        summary: 'Instructions for agents (SKILL.md)',
+        description:
+          'When and how to report, the exact request, errors and fixes, and a feedback block about Debrief itself.',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Markdown for agents.',
+            media: {
+              'text/markdown': {
+                schema: { type: 'string' },
+                example: '# Debrief: tell tool developers how their tools worked for you\n…',
+              },
+            },
+          },
+        },
+        errors: [],
+      },
+    },
+    handler: async ({ reply, ctx }) => {
+      const self = await getSelfFeedbackTarget(ctx.db);
+      return reply
+        .type('text/markdown; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('access-control-allow-origin', '*')
+        .send(renderSkillDocument(ctx.config.publicUrl, self?.ingestKey ?? null));
+    },
   });
 }

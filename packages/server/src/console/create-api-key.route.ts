@@ -1,7 +1,7 @@
 import { CreateApiKeyBody, type CreatedApiKey, formatWireTimestamp } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { parseBody } from '../http/body.js';
+import { registerRoute } from '../http/route-contract.js';
 import { createApiKey } from '../keys/key.service.js';
 import { requireSession } from '../sessions/require-session.js';
 
@@ -10,10 +10,11 @@ import { requireSession } from '../sessions/require-session.js';
  * `["read"]`) may add `triage`: writes to issues and reports (issue 18).
  */
 export function registerConsoleCreateApiKey(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/v1/console/api-keys', {
-    preHandler: requireSession(ctx),
-    handler: async (request, reply) => {
-      const { name, scopes } = parseBody(CreateApiKeyBody, request.body);
+  registerRoute(app, ctx, {
+    contract: { method: 'POST', url: '/v1/console/api-keys', body: CreateApiKeyBody },
+    auth: requireSession,
+    handler: async ({ request, reply, ctx, body }) => {
+      const { name, scopes } = body;
       const key = await createApiKey(ctx.db, request.accountId, name, scopes);
       const response: CreatedApiKey = {
         id: key.id,

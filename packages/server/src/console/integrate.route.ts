@@ -2,7 +2,8 @@ import { type IntegrateInfo, IntegrateQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import { renderFeedbackBlock } from '../agent-resources/feedback-block.js';
 import type { AppContext } from '../context.js';
-import { parseQuery } from '../http/query.js';
+import { IdParams } from '../http/path-params.js';
+import { registerRoute } from '../http/route-contract.js';
 import { getIngestKey, issueIngestKey } from '../keys/key.service.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import { requireSession } from '../sessions/require-session.js';
@@ -13,11 +14,17 @@ import { expressSnippet, mcpSnippet, openApiFragment } from './integrate-snippet
  * `?source=<skill name>` puts that name in the SKILL.md block's body as `"source"`.
  */
 export function registerConsoleIntegrate(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { id: string } }>('/v1/console/projects/:id/integrate', {
-    preHandler: requireSession(ctx),
-    handler: async (request): Promise<IntegrateInfo> => {
-      const { source } = parseQuery(IntegrateQuery, request.query);
-      const project = await getOwnedProject(ctx, request.accountId, request.params.id);
+  registerRoute(app, ctx, {
+    contract: {
+      method: 'GET',
+      url: '/v1/console/projects/:id/integrate',
+      params: IdParams,
+      query: IntegrateQuery,
+    },
+    auth: requireSession,
+    handler: async ({ request, ctx, params, query }): Promise<IntegrateInfo> => {
+      const { source } = query;
+      const project = await getOwnedProject(ctx, request.accountId, params.id);
       const ingestKey =
         (await getIngestKey(ctx.db, project.id)) ?? (await issueIngestKey(ctx.db, project.id));
       const publicUrl = ctx.config.publicUrl;

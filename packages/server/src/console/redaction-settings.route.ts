@@ -1,7 +1,8 @@
 import { RedactionSettings } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { parseBody } from '../http/body.js';
+import { IdParams } from '../http/path-params.js';
+import { registerRoute } from '../http/route-contract.js';
 import {
   getRedactionSettings,
   updateRedactionSettings,
@@ -10,15 +11,26 @@ import { requireSession } from '../sessions/require-session.js';
 
 /** The project's redaction option: also redact email addresses and phone numbers. */
 export function registerConsoleRedactionSettings(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { id: string } }>('/v1/console/projects/:id/redaction', {
-    preHandler: requireSession(ctx),
-    handler: async (request) => getRedactionSettings(ctx, request.accountId, request.params.id),
+  registerRoute(app, ctx, {
+    contract: {
+      method: 'GET',
+      url: '/v1/console/projects/:id/redaction',
+      params: IdParams,
+    },
+    auth: requireSession,
+    handler: async ({ request, ctx, params }) =>
+      getRedactionSettings(ctx, request.accountId, params.id),
   });
-  app.patch<{ Params: { id: string } }>('/v1/console/projects/:id/redaction', {
-    preHandler: requireSession(ctx),
-    handler: async (request) => {
-      const settings = parseBody(RedactionSettings, request.body);
-      return updateRedactionSettings(ctx, request.accountId, request.params.id, settings);
+  registerRoute(app, ctx, {
+    contract: {
+      method: 'PATCH',
+      url: '/v1/console/projects/:id/redaction',
+      params: IdParams,
+      body: RedactionSettings,
+    },
+    auth: requireSession,
+    handler: async ({ request, ctx, params, body }) => {
+      return updateRedactionSettings(ctx, request.accountId, params.id, body);
     },
   });
 }

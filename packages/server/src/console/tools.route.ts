@@ -1,7 +1,8 @@
 import { ToolStatsQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { parseQuery } from '../http/query.js';
+import { IdParams } from '../http/path-params.js';
+import { registerRoute } from '../http/route-contract.js';
 import { requireSession } from '../sessions/require-session.js';
 import { projectToolStats } from './console.service.js';
 
@@ -10,11 +11,16 @@ import { projectToolStats } from './console.service.js';
  * (`page`, `limit` ≤ 100), with `pagination.total` tools in all.
  */
 export function registerConsoleToolStats(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { id: string } }>('/v1/console/projects/:id/tools', {
-    preHandler: requireSession(ctx),
-    handler: async (request) => {
-      const query = parseQuery(ToolStatsQuery, request.query);
-      return projectToolStats(request.ctx, request.accountId, request.params.id, query);
+  registerRoute(app, ctx, {
+    contract: {
+      method: 'GET',
+      url: '/v1/console/projects/:id/tools',
+      params: IdParams,
+      query: ToolStatsQuery,
+    },
+    auth: requireSession,
+    handler: async ({ request, ctx, params, query }) => {
+      return projectToolStats(ctx, request.accountId, params.id, query);
     },
   });
 }

@@ -9,11 +9,32 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError } from './api-error.js';
 import { classifyStorageFault, type StorageFault } from './storage-fault.js';
 
+/**
+ * The challenge of a 401 (RFC 9110 requires one): which credentials the request lacked. The
+ * ingest key travels in the body, which no registered scheme covers: `IngestKey` names it.
+ */
+function challengeOf(code: string): string {
+  switch (code) {
+    case 'missing_ingest_key':
+    case 'invalid_ingest_key':
+    case 'secret_key_not_allowed':
+      return 'IngestKey realm="Debrief"';
+    case 'invalid_credentials':
+      return 'Session realm="Debrief"';
+    case 'invalid_api_key':
+    case 'ingest_key_cannot_read':
+      return 'Bearer realm="Debrief", error="invalid_token"';
+    default:
+      return 'Bearer realm="Debrief"';
+  }
+}
+
 export function sendProblem(
   reply: FastifyReply,
   body: ProblemDetails,
   headers: Record<string, string> = {},
 ): FastifyReply {
+  if (body.status === 401) reply.header('www-authenticate', challengeOf(body.code));
   return reply.code(body.status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 

@@ -15,10 +15,9 @@ declare module 'fastify' {
 /**
  * Gives every GET request its own `request.ctx`, whose database view tags each statement with a
  * ReadCancel that fires when the client goes away before the answer is sent, so the report
- * reads it started are stopped instead of running on for seconds (issue 17: the server kept
- * working 5–6 s after abandoned requests). GET only: reads are what can run long, and
- * POST /v1/reports stays free of the extra work. A route that passes the app's `ctx` instead
- * still reads the same data; only its reads run to the end.
+ * reads it started are stopped instead of running on for seconds. GET only: reads are what can
+ * run long, and POST /v1/reports stays free of the extra work. Handlers receive this context
+ * and no other (`registerRoute` in http/route-contract.ts, which every GET route goes through).
  */
 export function registerReadCancellation(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('ctx', null as unknown as AppContext);

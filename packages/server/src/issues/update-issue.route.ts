@@ -1,21 +1,45 @@
-import { UpdateIssueBody } from '@debrief/protocol';
+import { IssueDetail, UpdateIssueBody } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
+import {
+  ISSUE_ID_DESCRIPTION,
+  PROJECT_ID_DESCRIPTION,
+  TRIAGE_NOTE,
+  TRIAGE_SECURITY,
+} from '../agent-resources/openapi-examples.js';
 import type { AppContext } from '../context.js';
-import { parseBody } from '../http/body.js';
+import { ProjectIssueParams } from '../http/path-params.js';
+import { registerRoute } from '../http/route-contract.js';
 import { requireTriage } from '../keys/require-triage.js';
 import { updateIssue } from './triage.service.js';
+import { TRIAGE_ERRORS } from './triage-contract.js';
 
-/** Status and note of an issue (issue 18): session with CSRF, or an API key with `triage`. */
+/** Status and note of an issue: session with CSRF, or an API key with `triage`. */
 export function registerUpdateIssue(app: FastifyInstance, ctx: AppContext): void {
-  app.patch<{ Params: { projectId: string; issueId: string } }>(
-    '/v1/dashboard/:projectId/issues/:issueId',
-    {
-      preHandler: requireTriage(ctx),
-      handler: async (request) => {
-        const body = parseBody(UpdateIssueBody, request.body);
-        const { projectId, issueId } = request.params;
-        return updateIssue(ctx, request.accountId, projectId, issueId, body);
+  registerRoute(app, ctx, {
+    contract: {
+      method: 'PATCH',
+      url: '/v1/dashboard/:projectId/issues/:issueId',
+      params: ProjectIssueParams,
+      body: UpdateIssueBody,
+      doc: {
+        operationId: 'updateIssue',
+        tags: ['Issues'],
+        summary: 'Resolve, ignore or reopen an issue; set its note',
+        description: `\`status\`: \`open\`, \`resolved\` (a new report reopens it and sets \`regressed_at\`) or \`ignored\` (stays ignored whatever arrives). \`note\`: the developer note, null or "" to clear. At least one of the two.${TRIAGE_NOTE}`,
+        security: TRIAGE_SECURITY,
+        parameters: { projectId: PROJECT_ID_DESCRIPTION, issueId: ISSUE_ID_DESCRIPTION },
+        requestExamples: {
+          resolve: {
+            summary: 'Resolve with a note',
+            value: { status: 'resolved', note: 'Fixed in 2.3.1' },
+          },
+        },
+        responses: { '200': { description: 'The issue after the change.', schema: IssueDetail } },
+        errors: TRIAGE_ERRORS,
       },
     },
-  );
+    auth: requireTriage,
+    handler: ({ request, ctx, params, body }) =>
+      updateIssue(ctx, request.accountId, params.projectId, params.issueId, body),
+  });
 }

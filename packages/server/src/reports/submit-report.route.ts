@@ -1,7 +1,17 @@
-import { parsePlainReportInput, ReportInput, type SubmitReportResponse } from '@debrief/protocol';
+import {
+  OUTCOMES,
+  parsePlainReportInput,
+  ReportInput,
+  SubmitReportBody,
+  SubmitReportResponse,
+} from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
+import { SUBMIT_ERROR_CODES } from '../agent-resources/error-guide.js';
+import { EXAMPLE_ID, EXAMPLE_INGEST_KEY } from '../agent-resources/openapi-examples.js';
+import { OUTCOME_EXAMPLE_TOOLS, OUTCOME_EXAMPLES } from '../agent-resources/skill-document.js';
 import type { AppContext } from '../context.js';
 import { requireJsonObject, validateFields } from '../http/body.js';
+import { documentRoute, type RouteContract } from '../http/route-contract.js';
 import { checkIngestKeyFormat, requireKnownIngestKey } from '../keys/key.service.js';
 import { submitReport } from './report.service.js';
 
@@ -15,11 +25,51 @@ const CORS_PREFLIGHT_HEADERS = {
 
 const SUBMIT_EXAMPLE = '{"ingest_key":"wk_…","outcome":"success","details":"what happened"}';
 
+const SUBMIT_CONTRACT: RouteContract = {
+  method: 'POST',
+  url: '/v1/reports',
+  body: SubmitReportBody,
+  doc: {
+    operationId: 'submitReport',
+    tags: ['Reports'],
+    summary: 'Submit a report',
+    description:
+      'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing. Rate limits: token buckets per ingest key and per client address, and a daily share of the monthly quota per address; a 429 `rate_limited` (with `Retry-After`, `RateLimit` and `RateLimit-Policy`) stores nothing and uses no quota. Secrets: credentials (cloud, GitHub, Slack, Stripe, OpenAI, Anthropic and npm keys, JWTs, bearer tokens, private keys, passwords in URLs and connection strings, Debrief API keys) in `details`, `tool_name`, `source` and metadata values are replaced by `[REDACTED:<kind>]` before anything is stored, and `redactions` says how many; a project can ask for email addresses and phone numbers too. Labels: a project holds a limited number of distinct `tool_name` and `source` values (1,000 each by default); a report with a new one past that is a 400 `too_many_tool_names` / `too_many_sources` and stores nothing.',
+    security: [],
+    requestExamples: Object.fromEntries(
+      OUTCOMES.map((outcome) => [
+        outcome,
+        {
+          summary: `A ${outcome} report`,
+          value: {
+            ingest_key: EXAMPLE_INGEST_KEY,
+            outcome,
+            tool_name: OUTCOME_EXAMPLE_TOOLS[outcome],
+            source: 'claude-code',
+            details: OUTCOME_EXAMPLES[outcome],
+          },
+        },
+      ]),
+    ),
+    responses: {
+      '201': {
+        description: 'Stored (committed: it survives a crash of the server).',
+        schema: SubmitReportResponse,
+        example: { ok: true, id: EXAMPLE_ID, redactions: 0 },
+      },
+    },
+    errors: SUBMIT_ERROR_CODES,
+  },
+};
+
 export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): void {
   app.options('/v1/reports', async (_request, reply) =>
     reply.code(204).headers(CORS_PREFLIGHT_HEADERS).send(),
   );
 
+  // The hot path keeps its own validation (the fast path, then the schema for the messages):
+  // its contract is recorded for the document only.
+  documentRoute(app, SUBMIT_CONTRACT);
   app.post('/v1/reports', {
     // Set before the body is parsed, so that errors (413, invalid JSON) are readable cross-origin.
     // The actual request needs only this one; the rest answer the preflight.

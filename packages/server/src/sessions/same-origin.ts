@@ -8,6 +8,11 @@ import { ApiError } from '../errors/api-error.js';
  * visitor in to an account of its choosing (login CSRF). Non-browser clients send neither
  * header and are not a CSRF vector.
  */
+/** `assertSameOrigin` as a route's `auth`: runs before the body is parsed. */
+export function requireSameOrigin(ctx: AppContext) {
+  return async (request: FastifyRequest): Promise<void> => assertSameOrigin(ctx, request);
+}
+
 export function assertSameOrigin(ctx: AppContext, request: FastifyRequest): void {
   const site = request.headers['sec-fetch-site'];
   const origin = request.headers.origin;

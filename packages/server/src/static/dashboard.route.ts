@@ -2,6 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { registerRoute } from '../http/route-contract.js';
 import { notBuiltPage } from './not-built-page.js';
 
 /**
@@ -144,16 +146,20 @@ export async function sendAppShell(
 /** `/` itself is the front door's (front-door.route.ts): it negotiates what it answers. */
 export function registerDashboard(
   app: FastifyInstance,
+  ctx: AppContext,
   options: { dir?: string | undefined } = {},
 ): void {
   const root = dashboardRoot(options.dir);
-  app.get('/*', async (request, reply) => {
-    const urlPath = request.url.split('?')[0] ?? '/';
-    if (RESERVED.test(urlPath)) return reply.callNotFound();
-    const file = fileFor(root, urlPath);
-    if (file && (await sendFile(request, reply, file, urlPath))) return reply;
-    if (!acceptsHtml(request)) return reply.callNotFound();
-    // A page of the single-page app (/projects/…): the app routes it in the browser.
-    return sendAppShell(request, reply, root);
+  registerRoute(app, ctx, {
+    contract: { method: 'GET', url: '/*' },
+    handler: async ({ request, reply }) => {
+      const urlPath = request.url.split('?')[0] ?? '/';
+      if (RESERVED.test(urlPath)) return reply.callNotFound();
+      const file = fileFor(root, urlPath);
+      if (file && (await sendFile(request, reply, file, urlPath))) return reply;
+      if (!acceptsHtml(request)) return reply.callNotFound();
+      // A page of the single-page app (/projects/…): the app routes it in the browser.
+      return sendAppShell(request, reply, root);
+    },
   });
 }
