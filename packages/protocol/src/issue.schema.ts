@@ -13,7 +13,7 @@ import {
 } from './report.schema.js';
 
 /**
- * Issues (issue 18): every report belongs to one, the problem (or feature request) behind it.
+ * Issues: every report belongs to one, the problem (or feature request) behind it.
  * A developer triages them: `open` → `resolved` (a new report reopens it and marks it
  * regressed) or `ignored` (stays quiet whatever arrives).
  */

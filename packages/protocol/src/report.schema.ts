@@ -172,7 +172,7 @@ export const Report = z.object({
   created_at: WireTimestamp,
   redactions: Redactions,
   /**
-   * The issue the report belongs to (issue 18); null only until the background grouper has
+   * The issue the report belongs to; null only until the background grouper has
    * placed it, a moment after its 201. Additive: a server that predates issues sent none.
    */
   issue_id: z

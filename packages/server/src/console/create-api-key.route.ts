@@ -7,7 +7,7 @@ import { requireSession } from '../sessions/require-session.js';
 
 /**
  * The secret is in this response only; the server keeps its SHA-256. `scopes` (default
- * `["read"]`) may add `triage`: writes to issues and reports (issue 18).
+ * `["read"]`) may add `triage`: writes to issues and reports.
  */
 export function registerConsoleCreateApiKey(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
