@@ -1,0 +1,73 @@
+/**
+ * CPU time of the processes a steady run owns, from /proc (Linux; null elsewhere): the Debrief
+ * server, and on PostgreSQL the cluster (its postmaster and every backend and helper it forked).
+ * Beside the machine-wide figure, which on a shared machine also counts other people's work.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks a second, as the /proc figures count them (USER_HZ: 100 on Linux). */
+const TICKS = 100;
+
+interface Stat {
+  ppid: number;
+  /** utime + stime, in ticks. */
+  own: number;
+  /** cutime + cstime: the children it has waited for, in ticks. */
+  children: number;
+}
+
+function stat(pid: number | string): Stat | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at field 3 (state).
+    const fields = text
+      .slice(text.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return {
+      ppid: fields[1] ?? 0,
+      own: (fields[11] ?? 0) + (fields[12] ?? 0),
+      children: (fields[13] ?? 0) + (fields[14] ?? 0),
+    };
+  } catch {
+    return null;
+  }
+}
+
+const pids = () => readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+
+/** The postmaster listening on `port` (its command line has `-p <port>`), or null. */
+export function findPostmaster(port: number): number | null {
+  try {
+    for (const pid of pids()) {
+      let argv: string[];
+      try {
+        argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      } catch {
+        continue;
+      }
+      if (!argv[0]?.endsWith('postgres')) continue;
+      const flag = argv.indexOf('-p');
+      if (flag >= 0 && argv[flag + 1] === String(port)) return Number(pid);
+    }
+  } catch {
+    // No /proc: no figure.
+  }
+  return null;
+}
+
+/**
+ * A PostgreSQL cluster's CPU seconds so far: the postmaster's own and its reaped children's
+ * (backends that have ended), plus every live child's. A backend that ends between two readings
+ * moves from the second sum to the first, so the difference of two readings stays whole.
+ */
+export function clusterCpuSeconds(postmaster: number): number | null {
+  const root = stat(postmaster);
+  if (!root) return null;
+  let ticks = root.own + root.children;
+  for (const pid of pids()) {
+    const child = stat(pid);
+    if (child?.ppid === postmaster) ticks += child.own;
+  }
+  return ticks / TICKS;
+}

@@ -1,0 +1,199 @@
+/**
+ * Steady ingest: POST /v1/reports at a fixed rate that both dialects sustain with room to spare
+ * on two cores, and what each report costs in CPU. Saturating ingest (ingest.bench.ts) answers
+ * "how many a second"; this answers "how much CPU a report takes at an ordinary rate", the figure
+ * a change that should not slow ingest is judged by. CPU time, unlike throughput, barely depends
+ * on how busy the rest of the machine is; rounds on fresh databases, the median shown.
+ */
+import { loadavg } from 'node:os';
+import { bootstrapCli, runCli, startCliServer } from '../test/harness/cli-process.js';
+import type { BenchDatabase } from './databases.js';
+import { watchGroupingLag } from './grouping-lag.js';
+import { ingestBody } from './ingest.bench.js';
+import { cpuSeconds, machineCpuSeconds } from './load.js';
+import { type PacedResult, pacedAgent, pacedLoad } from './paced-load.js';
+import { clusterCpuSeconds, findPostmaster } from './process-cpu.js';
+
+export interface SteadyOptions {
+  /** Requests a second (DEBRIEF_BENCH_STEADY_RATE). */
+  rate: number;
+  /** Unmeasured load first, so JIT, caches, connections and the write path's batching settle. */
+  warmupSeconds: number;
+  seconds: number;
+  /** Rounds, each on a fresh database and server (DEBRIEF_BENCH_STEADY_ROUNDS). */
+  rounds: number;
+}
+
+/**
+ * 1,500 a second: a fifth of what SQLite ingest saturates at here and under half of
+ * PostgreSQL's, so neither queues and both keep the schedule while other work shares the cores.
+ */
+export const STEADY: SteadyOptions = {
+  rate: Number(process.env.DEBRIEF_BENCH_STEADY_RATE ?? 1500),
+  warmupSeconds: 5,
+  seconds: 15,
+  rounds: Number(process.env.DEBRIEF_BENCH_STEADY_ROUNDS ?? 5),
+};
+
+/** A measured window counts only if it sent at least this share of the rate. */
+const KEPT_SCHEDULE = 0.98;
+
+export interface SteadyRound {
+  load: PacedResult;
+  /** CPU µs a report (a 2xx answer of the window): the Debrief server process, all its threads. */
+  serverMicros: number | null;
+  /** The PostgreSQL cluster's processes (null on SQLite, which runs inside the server). */
+  databaseMicros: number | null;
+  /** This process: the load generator and the grouping-lag sampler. */
+  generatorMicros: number;
+  /** Every busy CPU of the machine: counts other work on a shared machine too. */
+  machineMicros: number | null;
+  /** The oldest ungrouped report's age at the worst 250-ms sample (warm-up and window). */
+  oldestUngroupedMs: number;
+  /** From the window's end until every report had its issue (null: not within 120 s). */
+  drainedMs: number | null;
+}
+
+export interface SteadyRun {
+  dialect: string;
+  rounds: SteadyRound[];
+  /** os.loadavg() (1, 5, 15 min) before the first round and after the last. */
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+/** Whether a round's figures stand: every answer 2xx and the schedule kept. */
+export function steadyRoundValid(round: SteadyRound, rate: number): boolean {
+  return round.load.failures === 0 && round.load.sentPerSecond >= rate * KEPT_SCHEDULE;
+}
+
+/** `options.rounds` steady runs, each on a fresh database from `make`. */
+export async function benchSteadyIngest(
+  dialect: string,
+  make: () => Promise<BenchDatabase>,
+  options: SteadyOptions,
+  log: (line: string) => void,
+): Promise<SteadyRun> {
+  const loadBefore = loadavg();
+  const rounds: SteadyRound[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    log(
+      `steady ingest on ${dialect} at ${options.rate} req/s, round ${round} of ${options.rounds}…`,
+    );
+    const database = await make();
+    try {
+      const result = await steadyRound(database, options);
+      rounds.push(result);
+      log(
+        `  sent ${Math.round(result.load.sentPerSecond)} req/s, p99 ${result.load.p99Ms} ms, ${result.load.failures} errors; µs a report: server ${micros(result.serverMicros)}, database ${micros(result.databaseMicros)}, generator ${micros(result.generatorMicros)}, machine ${micros(result.machineMicros)}; oldest ungrouped ${result.oldestUngroupedMs} ms`,
+      );
+    } finally {
+      await database.drop();
+    }
+  }
+  return { dialect, rounds, loadBefore, loadAfter: loadavg() };
+}
+
+/** One server on a fresh database, bootstrapped as the ingest bench does; one warm-up, one window. */
+async function steadyRound(database: BenchDatabase, options: SteadyOptions): Promise<SteadyRound> {
+  const dbEnv = { DATABASE_URL: database.url };
+  const email = 'bench-steady@example.test';
+  const tenant = await bootstrapCli(dbEnv, { email, project: 'Bench steady', build: 'dist' });
+  const quota = await runCli(
+    ['account', 'set-quota', '--email', email, '--monthly', 'unlimited'],
+    dbEnv,
+    'dist',
+  );
+  if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
+  const server = await startCliServer(dbEnv, 'dist');
+  const postgresPort = /^postgres(ql)?:\/\//.test(database.url)
+    ? Number(new URL(database.url).port)
+    : null;
+  const postmaster = postgresPort === null ? null : findPostmaster(postgresPort);
+  if (postgresPort !== null && postmaster === null)
+    throw new Error(`no postmaster found on port ${postgresPort}`);
+  const lag = await watchGroupingLag(database.url);
+  const agent = pacedAgent();
+  try {
+    const load = {
+      url: `${server.url}/v1/reports`,
+      body: ingestBody(tenant.ingest_key),
+      headers: { 'content-type': 'application/json' },
+      rate: options.rate,
+      agent,
+    };
+    const warmup = await pacedLoad({ ...load, seconds: options.warmupSeconds });
+    if (warmup.failures > 0)
+      throw new Error(`warm-up answers were not 2xx: ${JSON.stringify(warmup.failedStatuses)}`);
+    const before = readings(server.child.pid, postmaster);
+    const measured = await pacedLoad({ ...load, seconds: options.seconds });
+    const after = readings(server.child.pid, postmaster);
+    // After the readings: the drain's wait is outside the window.
+    const grouping = await lag.stop();
+    const perReport = (a: number | null, b: number | null) =>
+      a !== null && b !== null && measured.ok > 0 ? ((b - a) * 1e6) / measured.ok : null;
+    return {
+      load: measured,
+      serverMicros: perReport(before.server, after.server),
+      databaseMicros: perReport(before.database, after.database),
+      generatorMicros: perReport(before.generator, after.generator) ?? 0,
+      machineMicros: perReport(before.machine, after.machine),
+      oldestUngroupedMs: grouping.maxAgeMs,
+      drainedMs: grouping.drainedMs,
+    };
+  } finally {
+    agent.destroy();
+    await lag.cancel();
+    await server.kill('SIGTERM');
+  }
+}
+
+function readings(serverPid: number | undefined, postmaster: number | null) {
+  const usage = process.cpuUsage();
+  return {
+    server: cpuSeconds(serverPid),
+    database: postmaster === null ? null : clusterCpuSeconds(postmaster),
+    generator: (usage.user + usage.system) / 1e6,
+    machine: machineCpuSeconds(),
+  };
+}
+
+const micros = (value: number | null) => (value === null ? 'n/a' : String(Math.round(value)));
+
+/** The median (the upper one of an even count) of the values that are not null. */
+function median(values: (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
+  return known[Math.floor(known.length / 2)] ?? null;
+}
+
+const loads = (load: number[]) => load.map((value) => value.toFixed(2)).join(', ');
+
+export function steadyTable(runs: SteadyRun[], options: SteadyOptions): string {
+  const lines = [
+    `| Steady ingest (POST /v1/reports at a fixed ${options.rate.toLocaleString('en')} req/s, evenly spaced; ${options.warmupSeconds} s warm-up, ${options.seconds} s measured; median of rounds) | sent req/s | p50 ms | p99 ms | errors | server CPU µs/report | + database | + load generator | = own processes µs/report | machine CPU µs/report | oldest ungrouped ms |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const notes: string[] = [];
+  for (const { dialect, rounds, loadBefore, loadAfter } of runs) {
+    const own = rounds.map((round) =>
+      round.serverMicros === null
+        ? null
+        : round.serverMicros + (round.databaseMicros ?? 0) + round.generatorMicros,
+    );
+    const pick = (of: (round: SteadyRound) => number | null) => median(rounds.map(of));
+    const ms = (value: number | null) => (value === null ? 'n/a' : value.toFixed(1));
+    lines.push(
+      `| Debrief on ${dialect} | ${micros(pick((r) => r.load.sentPerSecond))} | ${ms(pick((r) => r.load.p50Ms))} | ${ms(pick((r) => r.load.p99Ms))} | ${rounds.reduce((sum, r) => sum + r.load.failures, 0)} | **${micros(pick((r) => r.serverMicros))}** | ${dialect === 'sqlite' ? '(in the server)' : micros(pick((r) => r.databaseMicros))} | ${micros(pick((r) => r.generatorMicros))} | **${micros(median(own))}** | ${micros(pick((r) => r.machineMicros))} | ${micros(pick((r) => r.oldestUngroupedMs))} |`,
+    );
+    notes.push(
+      `${dialect}: ${rounds.length} rounds, each a fresh database and server; server CPU µs a report per round ${rounds.map((r) => micros(r.serverMicros)).join(', ')}; own processes ${own.map(micros).join(', ')}; machine ${rounds.map((r) => micros(r.machineMicros)).join(', ')}; every report grouped ${rounds.map((r) => (r.drainedMs === null ? 'not within 120 s' : `${r.drainedMs} ms`)).join(', ')} after the window; load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadAfter)} after.`,
+    );
+  }
+  lines.push(
+    '',
+    ...notes,
+    '',
+    'Each column is the median of its own per-round values. Own processes = the server, the PostgreSQL cluster (on PostgreSQL) and the load generator with its grouping-lag sampler; the machine column counts every busy CPU, other work on the machine included.',
+  );
+  return lines.join('\n');
+}
