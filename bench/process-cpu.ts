@@ -4,6 +4,7 @@
  * Beside the machine-wide figure, which on a shared machine also counts other people's work.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 
 /** Clock ticks a second, as the /proc figures count them (USER_HZ: 100 on Linux). */
 const TICKS = 100;
@@ -70,4 +71,45 @@ export function clusterCpuSeconds(postmaster: number): number | null {
     if (child?.ppid === postmaster) ticks += child.own;
   }
   return ticks / TICKS;
+}
+
+/** The live processes whose parent is `pid`. */
+export function childrenOf(pid: number): number[] {
+  try {
+    return pids()
+      .map(Number)
+      .filter((child) => stat(child)?.ppid === pid);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs `pids` at `nice` (processes they start later inherit it) and returns what restores their
+ * niceness, or null where that is not allowed (raising a priority takes root). A fixed rate is
+ * only kept if the server is scheduled when its requests arrive; on a machine that other work
+ * keeps busy, an ordinary priority leaves it waiting behind that work.
+ */
+export function raisePriority(pids: number[], nice: number): (() => void) | null {
+  const before = new Map<number, number>();
+  try {
+    for (const pid of pids) {
+      before.set(pid, getPriority(pid));
+      setPriority(pid, nice);
+    }
+  } catch {
+    restore(before);
+    return null;
+  }
+  return () => restore(before);
+}
+
+function restore(before: Map<number, number>): void {
+  for (const [pid, nice] of before) {
+    try {
+      setPriority(pid, nice);
+    } catch {
+      // Gone already: nothing to restore.
+    }
+  }
 }

@@ -113,7 +113,7 @@ async function main(): Promise<void> {
           ? postgresDatabase(cluster, `bench_${++n}`)
           : sqliteDatabase();
       if (only === 'steady' || !only) {
-        steady.push(await benchSteadyIngest(dialect, make, STEADY, log));
+        steady.push(...(await benchSteadyIngest(dialect, make, STEADY, log)));
         if (only === 'steady') continue;
       }
       if (only === 'streams' || !only) {

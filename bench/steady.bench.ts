@@ -6,13 +6,14 @@
  * on how busy the rest of the machine is; rounds on fresh databases, the median shown.
  */
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { bootstrapCli, runCli, startCliServer } from '../test/harness/cli-process.js';
 import type { BenchDatabase } from './databases.js';
 import { watchGroupingLag } from './grouping-lag.js';
 import { ingestBody } from './ingest.bench.js';
 import { cpuSeconds, machineCpuSeconds } from './load.js';
 import { type PacedResult, pacedAgent, pacedLoad } from './paced-load.js';
-import { clusterCpuSeconds, findPostmaster } from './process-cpu.js';
+import { childrenOf, clusterCpuSeconds, findPostmaster, raisePriority } from './process-cpu.js';
 
 export interface SteadyOptions {
   /** Requests a second (DEBRIEF_BENCH_STEADY_RATE). */
@@ -52,10 +53,14 @@ export interface SteadyRound {
   oldestUngroupedMs: number;
   /** From the window's end until every report had its issue (null: not within 120 s). */
   drainedMs: number | null;
+  /** The niceness the round's processes ran at: STEADY_NICE, or 0 where it may not be raised. */
+  nice: number;
 }
 
 export interface SteadyRun {
   dialect: string;
+  /** `this tree`, or the baseline's directory (DEBRIEF_BENCH_STEADY_BASELINE). */
+  build: string;
   rounds: SteadyRound[];
   /** os.loadavg() (1, 5, 15 min) before the first round and after the last. */
   loadBefore: number[];
@@ -67,35 +72,106 @@ export function steadyRoundValid(round: SteadyRound, rate: number): boolean {
   return round.load.failures === 0 && round.load.sentPerSecond >= rate * KEPT_SCHEDULE;
 }
 
-/** `options.rounds` steady runs, each on a fresh database from `make`. */
+export const THIS_TREE = 'this tree';
+
+/**
+ * The builds to measure: this tree's dist, and with DEBRIEF_BENCH_STEADY_BASELINE (a copy built
+ * by make-baseline.sh) that build too, in turns within every round: the machine's pace drifts
+ * from one minute to the next by more than the 10 % a comparison judges, so two builds are only
+ * compared side by side.
+ */
+export function steadyBuilds(): { build: string; entry: string | undefined }[] {
+  const baseline = process.env.DEBRIEF_BENCH_STEADY_BASELINE;
+  return [
+    { build: THIS_TREE, entry: undefined },
+    ...(baseline
+      ? [{ build: baseline, entry: join(baseline, 'packages/server/dist/cli.js') }]
+      : []),
+  ];
+}
+
+/** `options.rounds` steady runs of every build, each on a fresh database from `make`. */
 export async function benchSteadyIngest(
   dialect: string,
   make: () => Promise<BenchDatabase>,
   options: SteadyOptions,
   log: (line: string) => void,
-): Promise<SteadyRun> {
+): Promise<SteadyRun[]> {
   const loadBefore = loadavg();
-  const rounds: SteadyRound[] = [];
-  for (let round = 1; round <= options.rounds; round++) {
-    log(
-      `steady ingest on ${dialect} at ${options.rate} req/s, round ${round} of ${options.rounds}…`,
-    );
-    const database = await make();
-    try {
-      const result = await steadyRound(database, options);
-      rounds.push(result);
-      log(
-        `  sent ${Math.round(result.load.sentPerSecond)} req/s, p99 ${result.load.p99Ms} ms, ${result.load.failures} errors; µs a report: server ${micros(result.serverMicros)}, database ${micros(result.databaseMicros)}, generator ${micros(result.generatorMicros)}, machine ${micros(result.machineMicros)}; oldest ungrouped ${result.oldestUngroupedMs} ms`,
-      );
-    } finally {
-      await database.drop();
+  const builds = steadyBuilds();
+  const rounds = new Map<string, SteadyRound[]>(builds.map(({ build }) => [build, []]));
+  const ownEntry = process.env.DEBRIEF_CLI_ENTRY;
+  try {
+    for (let round = 1; round <= options.rounds; round++) {
+      // Builds take turns going first, so what one run leaves behind falls on either.
+      for (const { build, entry } of round % 2 === 1 ? builds : [...builds].reverse()) {
+        const label = builds.length > 1 ? ` (${build})` : '';
+        log(
+          `steady ingest on ${dialect}${label} at ${options.rate} req/s, round ${round} of ${options.rounds}…`,
+        );
+        // cli-process.ts runs DEBRIEF_CLI_ENTRY instead of this tree's dist/cli.js.
+        if (entry) process.env.DEBRIEF_CLI_ENTRY = entry;
+        else if (ownEntry) process.env.DEBRIEF_CLI_ENTRY = ownEntry;
+        else delete process.env.DEBRIEF_CLI_ENTRY;
+        const database = await make();
+        try {
+          const result = await steadyRound(database, options);
+          rounds.get(build)?.push(result);
+          log(
+            `  sent ${Math.round(result.load.sentPerSecond)} req/s, p99 ${result.load.p99Ms} ms, ${result.load.failures} errors; µs a report: server ${micros(result.serverMicros)}, database ${micros(result.databaseMicros)}, generator ${micros(result.generatorMicros)}, machine ${micros(result.machineMicros)}; oldest ungrouped ${result.oldestUngroupedMs} ms`,
+          );
+        } finally {
+          await database.drop();
+        }
+      }
     }
+  } finally {
+    if (ownEntry) process.env.DEBRIEF_CLI_ENTRY = ownEntry;
+    else delete process.env.DEBRIEF_CLI_ENTRY;
   }
-  return { dialect, rounds, loadBefore, loadAfter: loadavg() };
+  const loadAfter = loadavg();
+  return builds.map(({ build }) => ({
+    dialect,
+    build,
+    rounds: rounds.get(build) ?? [],
+    loadBefore,
+    loadAfter,
+  }));
+}
+
+/**
+ * The niceness of a round's processes: the bench, the server it starts and the PostgreSQL
+ * cluster, where the bench may raise it (as root). Their load is small and fixed, so the other
+ * work on a shared machine keeps the rest of the cores.
+ */
+const STEADY_NICE = -10;
+
+/** One round at a raised priority where allowed: see raisePriority. */
+async function steadyRound(database: BenchDatabase, options: SteadyOptions): Promise<SteadyRound> {
+  const postgresPort = /^postgres(ql)?:\/\//.test(database.url)
+    ? Number(new URL(database.url).port)
+    : null;
+  const postmaster = postgresPort === null ? null : findPostmaster(postgresPort);
+  if (postgresPort !== null && postmaster === null)
+    throw new Error(`no postmaster found on port ${postgresPort}`);
+  const cluster = postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)];
+  const restore = raisePriority([process.pid, ...cluster], STEADY_NICE);
+  try {
+    return {
+      ...(await measureRound(database, options, postmaster)),
+      nice: restore ? STEADY_NICE : 0,
+    };
+  } finally {
+    restore?.();
+  }
 }
 
 /** One server on a fresh database, bootstrapped as the ingest bench does; one warm-up, one window. */
-async function steadyRound(database: BenchDatabase, options: SteadyOptions): Promise<SteadyRound> {
+async function measureRound(
+  database: BenchDatabase,
+  options: SteadyOptions,
+  postmaster: number | null,
+): Promise<Omit<SteadyRound, 'nice'>> {
   const dbEnv = { DATABASE_URL: database.url };
   const email = 'bench-steady@example.test';
   const tenant = await bootstrapCli(dbEnv, { email, project: 'Bench steady', build: 'dist' });
@@ -106,12 +182,6 @@ async function steadyRound(database: BenchDatabase, options: SteadyOptions): Pro
   );
   if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
   const server = await startCliServer(dbEnv, 'dist');
-  const postgresPort = /^postgres(ql)?:\/\//.test(database.url)
-    ? Number(new URL(database.url).port)
-    : null;
-  const postmaster = postgresPort === null ? null : findPostmaster(postgresPort);
-  if (postgresPort !== null && postmaster === null)
-    throw new Error(`no postmaster found on port ${postgresPort}`);
   const lag = await watchGroupingLag(database.url);
   const agent = pacedAgent();
   try {
@@ -166,6 +236,15 @@ function median(values: (number | null)[]): number | null {
   return known[Math.floor(known.length / 2)] ?? null;
 }
 
+const signed = (change: number | null) =>
+  change === null ? 'n/a' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`;
+
+/** Server, database and load generator: the CPU of the processes the round owns. */
+const ownMicros = (round: SteadyRound) =>
+  round.serverMicros === null
+    ? null
+    : round.serverMicros + (round.databaseMicros ?? 0) + round.generatorMicros;
+
 const loads = (load: number[]) => load.map((value) => value.toFixed(2)).join(', ');
 
 export function steadyTable(runs: SteadyRun[], options: SteadyOptions): string {
@@ -174,19 +253,33 @@ export function steadyTable(runs: SteadyRun[], options: SteadyOptions): string {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const notes: string[] = [];
-  for (const { dialect, rounds, loadBefore, loadAfter } of runs) {
-    const own = rounds.map((round) =>
-      round.serverMicros === null
-        ? null
-        : round.serverMicros + (round.databaseMicros ?? 0) + round.generatorMicros,
-    );
+  for (const { dialect, build, rounds, loadBefore, loadAfter } of runs) {
+    const own = rounds.map(ownMicros);
+    const name = build === THIS_TREE ? `Debrief on ${dialect}` : `baseline on ${dialect}: ${build}`;
     const pick = (of: (round: SteadyRound) => number | null) => median(rounds.map(of));
     const ms = (value: number | null) => (value === null ? 'n/a' : value.toFixed(1));
     lines.push(
-      `| Debrief on ${dialect} | ${micros(pick((r) => r.load.sentPerSecond))} | ${ms(pick((r) => r.load.p50Ms))} | ${ms(pick((r) => r.load.p99Ms))} | ${rounds.reduce((sum, r) => sum + r.load.failures, 0)} | **${micros(pick((r) => r.serverMicros))}** | ${dialect === 'sqlite' ? '(in the server)' : micros(pick((r) => r.databaseMicros))} | ${micros(pick((r) => r.generatorMicros))} | **${micros(median(own))}** | ${micros(pick((r) => r.machineMicros))} | ${micros(pick((r) => r.oldestUngroupedMs))} |`,
+      `| ${name} | ${micros(pick((r) => r.load.sentPerSecond))} | ${ms(pick((r) => r.load.p50Ms))} | ${ms(pick((r) => r.load.p99Ms))} | ${rounds.reduce((sum, r) => sum + r.load.failures, 0)} | **${micros(pick((r) => r.serverMicros))}** | ${dialect === 'sqlite' ? '(in the server)' : micros(pick((r) => r.databaseMicros))} | ${micros(pick((r) => r.generatorMicros))} | **${micros(median(own))}** | ${micros(pick((r) => r.machineMicros))} | ${micros(pick((r) => r.oldestUngroupedMs))} |`,
     );
+    const baseline =
+      build === THIS_TREE
+        ? undefined
+        : runs.find((run) => run.dialect === dialect && run.build === THIS_TREE);
+    if (baseline) {
+      const change = (of: (round: SteadyRound) => number | null) =>
+        median(
+          baseline.rounds.map((round, i) => {
+            const ours = of(round);
+            const theirs = rounds[i] ? of(rounds[i]) : null;
+            return ours !== null && theirs ? ours / theirs - 1 : null;
+          }),
+        );
+      lines.push(
+        `| this tree against the baseline on ${dialect}: the median of the rounds' pairs | | | | | **${signed(change((r) => r.serverMicros))}** | | | **${signed(change(ownMicros))}** | ${signed(change((r) => r.machineMicros))} | |`,
+      );
+    }
     notes.push(
-      `${dialect}: ${rounds.length} rounds, each a fresh database and server; server CPU µs a report per round ${rounds.map((r) => micros(r.serverMicros)).join(', ')}; own processes ${own.map(micros).join(', ')}; machine ${rounds.map((r) => micros(r.machineMicros)).join(', ')}; every report grouped ${rounds.map((r) => (r.drainedMs === null ? 'not within 120 s' : `${r.drainedMs} ms`)).join(', ')} after the window; load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadAfter)} after.`,
+      `${name}: ${rounds.length} rounds, each a fresh database and server; server CPU µs a report per round ${rounds.map((r) => micros(r.serverMicros)).join(', ')}; own processes ${own.map(micros).join(', ')}; machine ${rounds.map((r) => micros(r.machineMicros)).join(', ')}; niceness ${[...new Set(rounds.map((r) => r.nice))].join(', ')}; every report grouped ${rounds.map((r) => (r.drainedMs === null ? 'not within 120 s' : `${r.drainedMs} ms`)).join(', ')} after the window; load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadAfter)} after.`,
     );
   }
   lines.push(
