@@ -2,8 +2,9 @@
  * Steady ingest: POST /v1/reports at a fixed rate that both dialects sustain with room to spare
  * on two cores, and what each report costs in CPU. Saturating ingest (ingest.bench.ts) answers
  * "how many a second"; this answers "how much CPU a report takes at an ordinary rate", the figure
- * a change that should not slow ingest is judged by. CPU time, unlike throughput, barely depends
- * on how busy the rest of the machine is; rounds on fresh databases, the median shown.
+ * a change that should not slow ingest is judged by. CPU time depends less than throughput on how
+ * busy the rest of the machine is, but still does (shared caches): rounds on fresh databases, the
+ * median shown, and a baseline build measured in turns with this tree's for a comparison.
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,8 +27,9 @@ export interface SteadyOptions {
 }
 
 /**
- * 1,500 a second: a fifth of what SQLite ingest saturates at here and under half of
- * PostgreSQL's, so neither queues and both keep the schedule while other work shares the cores.
+ * 1,500 a second: a fifth of what SQLite ingest saturates at on two cores and under half of
+ * PostgreSQL's, so neither queues, and (at STEADY_NICE) both keep the schedule while other work
+ * shares the cores.
  */
 export const STEADY: SteadyOptions = {
   rate: Number(process.env.DEBRIEF_BENCH_STEADY_RATE ?? 1500),
