@@ -3,7 +3,7 @@
  * server, and on PostgreSQL the cluster (its postmaster and every backend and helper it forked).
  * Beside the machine-wide figure, which on a shared machine also counts other people's work.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /** Clock ticks a second, as the /proc figures count them (USER_HZ: 100 on Linux). */
@@ -85,31 +85,56 @@ export function childrenOf(pid: number): number[] {
 }
 
 /**
- * Runs `pids` at `nice` (processes they start later inherit it) and returns what restores their
- * niceness, or null where that is not allowed (raising a priority takes root). A fixed rate is
- * only kept if the server is scheduled when its requests arrive; on a machine that other work
- * keeps busy, an ordinary priority leaves it waiting behind that work.
+ * Runs `pids` at `nice`, and their autogroups too, and returns what restores both, or null where
+ * that is not allowed (raising a priority takes root). A fixed rate is only kept if the server is
+ * scheduled when its requests arrive. Linux shares the CPU fairly between sessions (autogroups)
+ * before it looks at a process's niceness, and every other session on a busy machine weighs as
+ * much as this one (each PostgreSQL backend is a session of its own): so the autogroup's weight is
+ * raised, and the niceness for the threads inside it. Processes started later inherit both.
  */
 export function raisePriority(pids: number[], nice: number): (() => void) | null {
-  const before = new Map<number, number>();
+  const niceness = new Map<number, number>();
+  const groups = new Map<number, number>();
   try {
     for (const pid of pids) {
-      before.set(pid, getPriority(pid));
+      niceness.set(pid, getPriority(pid));
       setPriority(pid, nice);
+      const group = autogroupNice(pid);
+      if (group !== null) {
+        groups.set(pid, group);
+        writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+      }
     }
   } catch {
-    restore(before);
+    restore(niceness, groups);
     return null;
   }
-  return () => restore(before);
+  return () => restore(niceness, groups);
 }
 
-function restore(before: Map<number, number>): void {
-  for (const [pid, nice] of before) {
+/** The nice value of a process's autogroup ("/autogroup-7 nice 0"), or null without autogroups. */
+function autogroupNice(pid: number): number | null {
+  try {
+    const match = /nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function restore(niceness: Map<number, number>, groups: Map<number, number>): void {
+  for (const [pid, nice] of groups) {
+    try {
+      writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+    } catch {
+      // Gone already: nothing to restore.
+    }
+  }
+  for (const [pid, nice] of niceness) {
     try {
       setPriority(pid, nice);
     } catch {
-      // Gone already: nothing to restore.
+      // Gone already.
     }
   }
 }

@@ -142,9 +142,9 @@ export async function benchSteadyIngest(
 }
 
 /**
- * The niceness of a round's processes: the bench, the server it starts and the PostgreSQL
- * cluster, where the bench may raise it (as root). Their load is small and fixed, so the other
- * work on a shared machine keeps the rest of the cores.
+ * The niceness of a round's processes and of their autogroups: the bench, the server it starts
+ * and the PostgreSQL cluster with its backends, where the bench may raise it (as root). Their
+ * load is small and fixed, so other work on a shared machine keeps the rest of the cores.
  */
 const STEADY_NICE = -10;
 
@@ -159,10 +159,8 @@ async function steadyRound(database: BenchDatabase, options: SteadyOptions): Pro
   const cluster = postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)];
   const restore = raisePriority([process.pid, ...cluster], STEADY_NICE);
   try {
-    return {
-      ...(await measureRound(database, options, postmaster)),
-      nice: restore ? STEADY_NICE : 0,
-    };
+    const nice = restore ? STEADY_NICE : 0;
+    return { ...(await measureRound(database, options, postmaster, nice)), nice };
   } finally {
     restore?.();
   }
@@ -173,6 +171,7 @@ async function measureRound(
   database: BenchDatabase,
   options: SteadyOptions,
   postmaster: number | null,
+  nice: number,
 ): Promise<Omit<SteadyRound, 'nice'>> {
   const dbEnv = { DATABASE_URL: database.url };
   const email = 'bench-steady@example.test';
@@ -186,6 +185,7 @@ async function measureRound(
   const server = await startCliServer(dbEnv, 'dist');
   const lag = await watchGroupingLag(database.url);
   const agent = pacedAgent();
+  let restoreBackends: (() => void) | null = null;
   try {
     const load = {
       url: `${server.url}/v1/reports`,
@@ -195,6 +195,9 @@ async function measureRound(
       agent,
     };
     const warmup = await pacedLoad({ ...load, seconds: options.warmupSeconds });
+    // The server's PostgreSQL backends are open now, each a session of its own: raised too.
+    restoreBackends =
+      postmaster === null || nice === 0 ? null : raisePriority(childrenOf(postmaster), nice);
     if (warmup.failures > 0)
       throw new Error(`warm-up answers were not 2xx: ${JSON.stringify(warmup.failedStatuses)}`);
     const before = readings(server.child.pid, postmaster);
@@ -214,6 +217,7 @@ async function measureRound(
       drainedMs: grouping.drainedMs,
     };
   } finally {
+    restoreBackends?.();
     agent.destroy();
     await lag.cancel();
     await server.kill('SIGTERM');
