@@ -138,3 +138,24 @@ function restore(niceness: Map<number, number>, groups: Map<number, number>): vo
     }
   }
 }
+
+/**
+ * Raises every child `parent` has, now and each `everyMs` after, until `stop()` restores them:
+ * a PostgreSQL backend is a session of its own, opened whenever the server's pool grows, and one
+ * left at the ordinary weight stalls the requests that wait on it.
+ */
+export function keepChildrenRaised(parent: number, nice: number, everyMs = 250) {
+  const raised = new Map<number, (() => void) | null>();
+  const raiseNew = () => {
+    for (const child of childrenOf(parent))
+      if (!raised.has(child)) raised.set(child, raisePriority([child], nice));
+  };
+  raiseNew();
+  const timer = setInterval(raiseNew, everyMs);
+  return {
+    stop(): void {
+      clearInterval(timer);
+      for (const restore of raised.values()) restore?.();
+    },
+  };
+}

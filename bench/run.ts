@@ -226,11 +226,14 @@ async function main(): Promise<void> {
     ]),
     ...streams.flatMap((r) => r.rows.map((row) => row.load)),
   ].some((r) => r.failures - r.timeouts > 0);
-  const unsteady = steady.some((run) =>
-    run.rounds.some((round) => !steadyRoundValid(round, STEADY.rate)),
+  // A steady round that fell behind its rate is left out of the medians; a non-2xx answer, or
+  // no round kept, makes the run invalid.
+  const unsteady = steady.some(
+    (run) =>
+      run.rounds.some((round) => round.load.failures > 0) ||
+      !run.rounds.some((round) => steadyRoundValid(round, STEADY.rate)),
   );
-  if (unsteady)
-    log('A steady round had a non-2xx answer or fell behind its rate: its figures are not valid.');
+  if (unsteady) log('A steady answer was not 2xx, or no steady round kept its rate: not valid.');
   if (invalid)
     log('Some requests failed (non-2xx or socket errors): the figures above are not valid.');
   if (invalid || unsteady) process.exitCode = 1;

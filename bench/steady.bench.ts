@@ -14,7 +14,12 @@ import { watchGroupingLag } from './grouping-lag.js';
 import { ingestBody } from './ingest.bench.js';
 import { cpuSeconds, machineCpuSeconds } from './load.js';
 import { type PacedResult, pacedAgent, pacedLoad } from './paced-load.js';
-import { childrenOf, clusterCpuSeconds, findPostmaster, raisePriority } from './process-cpu.js';
+import {
+  clusterCpuSeconds,
+  findPostmaster,
+  keepChildrenRaised,
+  raisePriority,
+} from './process-cpu.js';
 
 export interface SteadyOptions {
   /** Requests a second (DEBRIEF_BENCH_STEADY_RATE). */
@@ -156,8 +161,11 @@ async function steadyRound(database: BenchDatabase, options: SteadyOptions): Pro
   const postmaster = postgresPort === null ? null : findPostmaster(postgresPort);
   if (postgresPort !== null && postmaster === null)
     throw new Error(`no postmaster found on port ${postgresPort}`);
-  const cluster = postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)];
-  const restore = raisePriority([process.pid, ...cluster], STEADY_NICE);
+  // The cluster's children (its backends, checkpointer, WAL writer) are raised while the server runs.
+  const restore = raisePriority(
+    [process.pid, ...(postmaster === null ? [] : [postmaster])],
+    STEADY_NICE,
+  );
   try {
     const nice = restore ? STEADY_NICE : 0;
     return { ...(await measureRound(database, options, postmaster, nice)), nice };
@@ -183,9 +191,9 @@ async function measureRound(
   );
   if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
   const server = await startCliServer(dbEnv, 'dist');
+  const backends = postmaster === null || nice === 0 ? null : keepChildrenRaised(postmaster, nice);
   const lag = await watchGroupingLag(database.url);
   const agent = pacedAgent();
-  let restoreBackends: (() => void) | null = null;
   try {
     const load = {
       url: `${server.url}/v1/reports`,
@@ -195,9 +203,6 @@ async function measureRound(
       agent,
     };
     const warmup = await pacedLoad({ ...load, seconds: options.warmupSeconds });
-    // The server's PostgreSQL backends are open now, each a session of its own: raised too.
-    restoreBackends =
-      postmaster === null || nice === 0 ? null : raisePriority(childrenOf(postmaster), nice);
     if (warmup.failures > 0)
       throw new Error(`warm-up answers were not 2xx: ${JSON.stringify(warmup.failedStatuses)}`);
     const before = readings(server.child.pid, postmaster);
@@ -217,7 +222,7 @@ async function measureRound(
       drainedMs: grouping.drainedMs,
     };
   } finally {
-    restoreBackends?.();
+    backends?.stop();
     agent.destroy();
     await lag.cancel();
     await server.kill('SIGTERM');
@@ -259,13 +264,17 @@ export function steadyTable(runs: SteadyRun[], options: SteadyOptions): string {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const notes: string[] = [];
+  const valid = (round: SteadyRound | undefined) =>
+    round !== undefined && steadyRoundValid(round, options.rate);
   for (const { dialect, build, rounds, loadBefore, loadAfter } of runs) {
+    // A round that fell behind its rate measured another rate: left out of the medians.
+    const kept = rounds.filter(valid);
     const own = rounds.map(ownMicros);
     const name = build === THIS_TREE ? `Debrief on ${dialect}` : `baseline on ${dialect}: ${build}`;
-    const pick = (of: (round: SteadyRound) => number | null) => median(rounds.map(of));
+    const pick = (of: (round: SteadyRound) => number | null) => median(kept.map(of));
     const ms = (value: number | null) => (value === null ? 'n/a' : value.toFixed(1));
     lines.push(
-      `| ${name} | ${micros(pick((r) => r.load.sentPerSecond))} | ${ms(pick((r) => r.load.p50Ms))} | ${ms(pick((r) => r.load.p99Ms))} | ${rounds.reduce((sum, r) => sum + r.load.failures, 0)} | **${micros(pick((r) => r.serverMicros))}** | ${dialect === 'sqlite' ? '(in the server)' : micros(pick((r) => r.databaseMicros))} | ${micros(pick((r) => r.generatorMicros))} | **${micros(median(own))}** | ${micros(pick((r) => r.machineMicros))} | ${micros(pick((r) => r.oldestUngroupedMs))} |`,
+      `| ${name} (${kept.length} of ${rounds.length} rounds) | ${micros(pick((r) => r.load.sentPerSecond))} | ${ms(pick((r) => r.load.p50Ms))} | ${ms(pick((r) => r.load.p99Ms))} | ${rounds.reduce((sum, r) => sum + r.load.failures, 0)} | **${micros(pick((r) => r.serverMicros))}** | ${dialect === 'sqlite' ? '(in the server)' : micros(pick((r) => r.databaseMicros))} | ${micros(pick((r) => r.generatorMicros))} | **${micros(pick(ownMicros))}** | ${micros(pick((r) => r.machineMicros))} | ${micros(pick((r) => r.oldestUngroupedMs))} |`,
     );
     const baseline =
       build === THIS_TREE
@@ -275,9 +284,10 @@ export function steadyTable(runs: SteadyRun[], options: SteadyOptions): string {
       const change = (of: (round: SteadyRound) => number | null) =>
         median(
           baseline.rounds.map((round, i) => {
-            const ours = of(round);
-            const theirs = rounds[i] ? of(rounds[i]) : null;
-            return ours !== null && theirs ? ours / theirs - 1 : null;
+            const theirs = rounds[i];
+            if (!theirs || !valid(round) || !valid(theirs)) return null;
+            const [a, b] = [of(round), of(theirs)];
+            return a !== null && b ? a / b - 1 : null;
           }),
         );
       lines.push(
@@ -285,14 +295,14 @@ export function steadyTable(runs: SteadyRun[], options: SteadyOptions): string {
       );
     }
     notes.push(
-      `${name}: ${rounds.length} rounds, each a fresh database and server; server CPU µs a report per round ${rounds.map((r) => micros(r.serverMicros)).join(', ')}; own processes ${own.map(micros).join(', ')}; machine ${rounds.map((r) => micros(r.machineMicros)).join(', ')}; niceness ${[...new Set(rounds.map((r) => r.nice))].join(', ')}; every report grouped ${rounds.map((r) => (r.drainedMs === null ? 'not within 120 s' : `${r.drainedMs} ms`)).join(', ')} after the window; load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadAfter)} after.`,
+      `${name}: ${rounds.length} rounds, each a fresh database and server${rounds.some((r) => !valid(r)) ? `; left out, behind the rate or not all 2xx: round ${rounds.flatMap((r, i) => (valid(r) ? [] : [`${i + 1} (${Math.round(r.load.sentPerSecond)} req/s sent, ${r.load.failures} errors)`])).join(', ')}` : ''}; server CPU µs a report per round ${rounds.map((r) => micros(r.serverMicros)).join(', ')}; own processes ${own.map(micros).join(', ')}; machine ${rounds.map((r) => micros(r.machineMicros)).join(', ')}; niceness ${[...new Set(rounds.map((r) => r.nice))].join(', ')}; every report grouped ${rounds.map((r) => (r.drainedMs === null ? 'not within 120 s' : `${r.drainedMs} ms`)).join(', ')} after the window; load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadAfter)} after.`,
     );
   }
   lines.push(
     '',
     ...notes,
     '',
-    'Each column is the median of its own per-round values. Own processes = the server, the PostgreSQL cluster (on PostgreSQL) and the load generator with its grouping-lag sampler; the machine column counts every busy CPU, other work on the machine included.',
+    'Each column is the median of its own values over the rounds kept. Own processes = the server, the PostgreSQL cluster (on PostgreSQL) and the load generator with its grouping-lag sampler; the machine column counts every busy CPU, other work on the machine included.',
   );
   return lines.join('\n');
 }
