@@ -52,7 +52,7 @@ export interface SteadyRound {
   serverMicros: number | null;
   /** The PostgreSQL cluster's processes (null on SQLite, which runs inside the server). */
   databaseMicros: number | null;
-  /** This process: the load generator and the grouping-lag sampler. */
+  /** This process: the load generator, the grouping-lag sampler, the backends' priority watch. */
   generatorMicros: number;
   /** Every busy CPU of the machine: counts other work on a shared machine too. */
   machineMicros: number | null;
@@ -149,7 +149,9 @@ export async function benchSteadyIngest(
 /**
  * The niceness of a round's processes and of their autogroups: the bench, the server it starts
  * and the PostgreSQL cluster with its backends, where the bench may raise it (as root). Their
- * load is small and fixed, so other work on a shared machine keeps the rest of the cores.
+ * load is small and fixed, so other work on a shared machine keeps the rest of the cores. The
+ * autogroup raised is the bench's session: run it as `setsid -w npm run bench`, so that session
+ * is the bench's own rather than the terminal's.
  */
 const STEADY_NICE = -10;
 
@@ -302,7 +304,7 @@ export function steadyTable(runs: SteadyRun[], options: SteadyOptions): string {
     '',
     ...notes,
     '',
-    'Each column is the median of its own values over the rounds kept. Own processes = the server, the PostgreSQL cluster (on PostgreSQL) and the load generator with its grouping-lag sampler; the machine column counts every busy CPU, other work on the machine included.',
+    "Each column is the median of its own values over the rounds kept. Own processes = the server, the PostgreSQL cluster (on PostgreSQL) and the load generator with its grouping-lag sampler and its watch over the priority of PostgreSQL's backends; the machine column counts every busy CPU, other work on the machine included.",
   );
   return lines.join('\n');
 }
