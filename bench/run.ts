@@ -1,12 +1,13 @@
 /**
- * `npm run bench`: ingest throughput of the real server against a bare node:http baseline;
- * ingest with 1,000 event streams; and every read row of issue 17 over a seeded database
+ * `npm run bench`: the CPU a report costs at a fixed, steady rate (steady.bench.ts); ingest
+ * throughput of the real server against a bare node:http baseline; ingest with 1,000 event
+ * streams; and every read row of issue 17 over a seeded database
  * (1,000,000 reports by default, DEBRIEF_BENCH_READ_REPORTS), ingest under dashboard reads
  * included — SQLite always, PostgreSQL (default durability) with DEBRIEF_BENCH_POSTGRES=1
  * (PostgreSQL alone with DEBRIEF_BENCH_POSTGRES=only).
  * Every server is a child process on 127.0.0.1, so the load generator never shares its event
  * loop. Prints markdown tables for BENCHMARKS.md. Bounded: every load runs for a fixed time;
- * about 6 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
+ * about 9 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
  */
 import { execSync } from 'node:child_process';
 import { distBuilt, REPO_ROOT } from '../test/harness/cli-process.js';
@@ -27,6 +28,13 @@ import {
   percent,
   readTable,
 } from './report.js';
+import {
+  benchSteadyIngest,
+  STEADY,
+  type SteadyRun,
+  steadyRoundValid,
+  steadyTable,
+} from './steady.bench.js';
 import {
   benchStreamsIngest,
   STREAM_SCENARIOS,
@@ -89,12 +97,14 @@ async function main(): Promise<void> {
   const postgres = process.env.DEBRIEF_BENCH_POSTGRES;
   const dialects: ('sqlite' | 'postgres')[] =
     postgres === 'only' ? ['postgres'] : postgres === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
-  // DEBRIEF_BENCH_ONLY=ingest|read|streams runs one part, for quicker iterations on a change.
+  // DEBRIEF_BENCH_ONLY=ingest|read|streams|steady runs one part, for quicker iterations on a
+  // change.
   const only = process.env.DEBRIEF_BENCH_ONLY;
   let cluster: PostgresCluster | null = null;
   const ingest: IngestRow[] = [];
   const reads: { dialect: string; run: ReadRun }[] = [];
   const streams: { dialect: string; rows: StreamsResult[]; rounds: number[] }[] = [];
+  const steady: SteadyRun[] = [];
   try {
     for (const dialect of dialects) {
       // PostgreSQL's default durability (fsync, synchronous_commit on): what a self-hoster runs.
@@ -104,6 +114,10 @@ async function main(): Promise<void> {
         cluster && dialect === 'postgres'
           ? postgresDatabase(cluster, `bench_${++n}`)
           : sqliteDatabase();
+      if (only === 'steady' || !only) {
+        steady.push(...(await benchSteadyIngest(dialect, make, STEADY, log)));
+        if (only === 'steady') continue;
+      }
       if (only === 'streams' || !only) {
         // Ingest with 1,000 open event streams (issue 16), each run on a fresh database and
         // server. No streams and reading streams alternate for STREAM_ROUNDS rounds and the
@@ -196,6 +210,7 @@ async function main(): Promise<void> {
     '',
     `Machine: ${machineLine()}; run ${new Date().toISOString().slice(0, 16)}Z, ${Math.round((Date.now() - started) / 1000)} s in all; SQLite ingest with SQLITE_SYNC=${INGEST_ENV.SQLITE_SYNC ?? 'normal (the default)'}${BENCH_BODY === 'secrets' ? '; ingest bodies full of secrets (DEBRIEF_BENCH_BODY=secrets)' : ''}.`,
     '',
+    ...(steady.length > 0 ? [steadyTable(steady, STEADY), ''] : []),
     ...(ingest.length > 0 ? [ingestTable(ingest), ''] : []),
     ...reads.flatMap(({ dialect, run }) => [readTable(dialect, run, READ_CONNECTIONS), '']),
     ...streams.flatMap(({ dialect, rows, rounds }) => [streamsTable(dialect, rows, rounds), '']),
@@ -211,10 +226,17 @@ async function main(): Promise<void> {
     ]),
     ...streams.flatMap((r) => r.rows.map((row) => row.load)),
   ].some((r) => r.failures - r.timeouts > 0);
-  if (invalid) {
+  // A steady round that fell behind its rate is left out of the medians; a non-2xx answer, or
+  // no round kept, makes the run invalid.
+  const unsteady = steady.some(
+    (run) =>
+      run.rounds.some((round) => round.load.failures > 0) ||
+      !run.rounds.some((round) => steadyRoundValid(round, STEADY.rate)),
+  );
+  if (unsteady) log('A steady answer was not 2xx, or no steady round kept its rate: not valid.');
+  if (invalid)
     log('Some requests failed (non-2xx or socket errors): the figures above are not valid.');
-    process.exitCode = 1;
-  }
+  if (invalid || unsteady) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
