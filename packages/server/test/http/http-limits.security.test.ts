@@ -56,25 +56,26 @@ describe('HTTP limits', () => {
       details: 'x'.repeat(200),
     });
     const slow = await open();
-    const started = Date.now();
     slow.write(
       `POST /v1/reports HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
     );
     // One byte every 100 ms: never idle, never done (a slowloris body).
     let sent = 0;
     const drip = setInterval(() => slow.write(body.slice(sent, ++sent)), 100);
+    let sentBeforeAnswer = 0;
     try {
       const response = await slow.response(10_000);
+      sentBeforeAnswer = sent;
+      // A 408 names the limits it enforces.
       const body408 = expectProblem(response, 408, 'request_timeout');
       expect(body408.detail).toContain('1.5 s');
       await slow.closed;
     } finally {
       clearInterval(drip);
     }
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(1_400);
-    expect(elapsed).toBeLessThan(5_000);
-    expect(sent).toBeLessThan(body.length);
+    // The server read the body as it came and answered mid-body: the drip never finished it.
+    expect(sentBeforeAnswer).toBeGreaterThan(0);
+    expect(sentBeforeAnswer).toBeLessThan(body.length);
     // Nothing was stored. (Raw, not fetch: fetch's pool would keep a connection open, and the
     // cap test below counts every open connection from this address.)
     const reader = await open();
@@ -88,12 +89,11 @@ describe('HTTP limits', () => {
 
   it('closes a connection whose headers do not arrive in time with a 408 problem', async () => {
     const slow = await open();
-    const started = Date.now();
     slow.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n');
     const response = await slow.response(10_000);
-    expectProblem(response, 408, 'request_timeout');
+    const problem = expectProblem(response, 408, 'request_timeout');
+    expect(problem.detail).toContain('0.8 s');
     await slow.closed;
-    expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it('answers headers over 16 KiB with a 431 problem', async () => {
@@ -139,11 +139,9 @@ describe('HTTP limits', () => {
     expect(body.detail).toContain('More than 4 connections');
     await fifth.closed;
 
-    // An over-cap connection that sends nothing is dropped soon, not held for long.
+    // An over-cap connection that sends nothing is closed by the server itself, not held.
     const silent = await open();
-    const started = Date.now();
     await silent.closed;
-    expect(Date.now() - started).toBeLessThan(4_000);
 
     held[0]?.destroy();
     await held[0]?.closed;

@@ -231,7 +231,7 @@ describe.each(DIALECTS)('event stream limits on %s', (dialect) => {
       await eventually(() => server.app.eventStreams.stats().open === 2, 5000, 'slot freed');
       const again = await events(c);
       expect(again.status).toBe(200);
-      await again.waitFor((e) => e.event === 'ready', 2000, 'ready');
+      await again.waitFor((e) => e.event === 'ready', 10_000, 'ready');
       again.close();
     } finally {
       for (const s of [a1, a2, b1]) s.close();

@@ -30,7 +30,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two instances on one PostgreSQL
     const t = await a.tenant({ monthlyQuota: 5 });
     const stream = await openSse(`${a.url}/v1/dashboard/${t.projectId}/events`, bearer(t.apiKey));
     try {
-      await stream.waitFor((e) => e.event === 'ready', 2000, 'ready on A');
+      await stream.waitFor((e) => e.event === 'ready', 10_000, 'ready on A');
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           call(`${(i % 2 ? b : a).url}/v1/reports`, {
@@ -53,7 +53,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two instances on one PostgreSQL
       }
       // The stream on A gets every stored report, the ones B stored included, each once.
       const ids = created.map((r) => r.body.id as string);
-      for (const id of ids) await stream.waitFor((e) => e.id === id, 2000, `report ${id} on A`);
+      for (const id of ids) await stream.waitFor((e) => e.id === id, 10_000, `report ${id} on A`);
       const streamed = stream.events.filter((e) => e.event === 'report').map((e) => e.id);
       expect(streamed.sort()).toEqual([...ids].sort());
     } finally {

@@ -2,6 +2,7 @@ import type { ValidReportInput } from '@debrief/protocol';
 import { describe, expect, it } from 'vitest';
 import { redactReport } from '../../../src/reports/redaction/redact-report.js';
 import { SECRET_PREFILTER } from '../../../src/reports/redaction/secret-patterns.js';
+import { SECRETISH_DETAILS } from '../../support/hostile-text.js';
 import { BENIGN_TEXTS, SECRET_FIXTURES } from '../../support/redaction-fixtures.js';
 
 const report = (details: string, extra: Partial<ValidReportInput> = {}): ValidReportInput => ({
@@ -98,13 +99,11 @@ describe('redactReport', () => {
     }
   });
 
-  it('stays fast on long text that hits the prefilter (no catastrophic backtracking)', () => {
-    const long = `Bearer ${'a'.repeat(5000)} ${'x@'.repeat(1000)} ${'sk-'.repeat(600)}`.slice(
-      0,
-      10_000,
-    );
-    const started = performance.now();
-    redactReport(report(long), { personalData: true });
-    expect(performance.now() - started).toBeLessThan(500);
+  // A catastrophically backtracking pattern would hang here until the test times out; how fast
+  // the text goes is measured by `npm run bench:text`.
+  it('scans long text that hits the prefilter everywhere', () => {
+    const result = redactReport(report(SECRETISH_DETAILS), { personalData: true });
+    expect(result.input.outcome).toBe('failure');
+    expect(result.input.details.length).toBeGreaterThan(0);
   });
 });
