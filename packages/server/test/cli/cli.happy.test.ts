@@ -13,6 +13,13 @@ import {
 import { freePort } from '../../../../test/harness/ports.js';
 import { bearer } from '../support/http.js';
 
+/**
+ * The commands run in this process (cli-commands.ts's runCli, with the environment a child
+ * would get): a child costs seconds to start. The start-up failures of `serve` and the usage
+ * run the real `debrief` entry as a child, so its exit codes and streams are covered too.
+ */
+const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'in-process');
+
 describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -22,7 +29,7 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
 
   it('bootstrap --json creates an account, a project, its ingest key and an API key that work', async () => {
     const env = { DATABASE_URL: database.url };
-    const res = await runCli(
+    const res = await cli(
       [
         'bootstrap',
         '--email',
@@ -48,7 +55,7 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
     expect(out.ingest_key).toMatch(INGEST_KEY_PATTERN);
     expect(isApiKeyWellFormed(out.api_key)).toBe(true);
 
-    const second = await runCli(
+    const second = await cli(
       [
         'bootstrap',
         '--email',
@@ -71,7 +78,7 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
     const env = { DATABASE_URL: database.url };
     const boot = JSON.parse(
       (
-        await runCli(
+        await cli(
           [
             'bootstrap',
             '--email',
@@ -87,12 +94,8 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
       ).stdout,
     );
     expect(
-      (
-        await runCli(
-          ['account', 'set-quota', '--email', 'quota@example.test', '--monthly', '0'],
-          env,
-        )
-      ).code,
+      (await cli(['account', 'set-quota', '--email', 'quota@example.test', '--monthly', '0'], env))
+        .code,
     ).toBe(0);
     const { buildContext, createApp, createLogger, loadConfig } = await import('@debrief/server');
     const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
@@ -106,12 +109,12 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
           payload: { ingest_key: boot.ingest_key, outcome: 'success', details: 'x' },
         });
       expect((await submit()).statusCode).toBe(429);
-      await runCli(
+      await cli(
         ['account', 'set-quota', '--email', 'quota@example.test', '--monthly', 'unlimited'],
         env,
       );
       expect((await submit()).statusCode).toBe(201);
-      await runCli(
+      await cli(
         ['account', 'set-quota', '--email', 'quota@example.test', '--monthly', 'default'],
         env,
       );
@@ -129,30 +132,30 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
 
   it('refuses bad usage and unknown accounts with a message and exit code 1', async () => {
     const env = { DATABASE_URL: database.url };
-    const missing = await runCli(['bootstrap', '--email', 'a@b.test'], env);
+    const missing = await cli(['bootstrap', '--email', 'a@b.test'], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('--password is required');
-    const unknown = await runCli(
+    const unknown = await cli(
       ['account', 'set-quota', '--email', 'nobody@example.test', '--monthly', '5'],
       env,
     );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No account');
-    const bad = await runCli(
+    const bad = await cli(
       ['account', 'set-quota', '--email', 'a@b.test', '--monthly', 'lots'],
       env,
     );
     expect(bad.code).toBe(1);
-    expect((await runCli(['frobnicate'], env)).stderr).toContain('unknown command');
+    expect((await cli(['frobnicate'], env)).stderr).toContain('unknown command');
   });
 
   it('migrate brings the schema up to date and is idempotent', async () => {
     const fresh = await createTestDatabase(dialect);
     try {
-      expect((await runCli(['migrate'], { DATABASE_URL: fresh.url })).stdout).toMatch(
+      expect((await cli(['migrate'], { DATABASE_URL: fresh.url })).stdout).toMatch(
         /Applied 0001-initial/,
       );
-      expect((await runCli(['migrate'], { DATABASE_URL: fresh.url })).stdout).toMatch(/up to date/);
+      expect((await cli(['migrate'], { DATABASE_URL: fresh.url })).stdout).toMatch(/up to date/);
     } finally {
       await fresh.drop();
     }
@@ -161,7 +164,7 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
 
 describe('debrief CLI configuration and start-up errors', () => {
   it('stops with a message naming the wrong variable', async () => {
-    const res = await runCli(['migrate'], { PORT: 'eighty', SIGNUPS: 'maybe' });
+    const res = await cli(['migrate'], { PORT: 'eighty', SIGNUPS: 'maybe' });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/PORT/);
     expect(res.stderr).toMatch(/SIGNUPS must be "invite", "open" or "closed"/);
@@ -179,7 +182,8 @@ describe('debrief CLI configuration and start-up errors', () => {
       const path = join(dir, 'notes.txt');
       writeFileSync(path, 'not a database, only text\n'.repeat(100));
       for (const command of ['serve', 'migrate']) {
-        const res = await runCli([command], { DATABASE_URL: path, PORT: '0', HOST: '127.0.0.1' });
+        const env = { DATABASE_URL: path, PORT: '0', HOST: '127.0.0.1' };
+        const res = command === 'serve' ? await runCli([command], env) : await cli([command], env);
         expect(res.code, command).toBe(1);
         expect(res.stderr, command).toContain(`DATABASE_URL=${path}: file is not a database`);
         expectOneLine(res.stderr);
@@ -191,7 +195,7 @@ describe('debrief CLI configuration and start-up errors', () => {
 
   it('stops with a message naming DATABASE_URL, password masked, when PostgreSQL is unreachable', async () => {
     const port = await freePort();
-    const res = await runCli(['migrate'], {
+    const res = await cli(['migrate'], {
       DATABASE_URL: `postgres://debrief:s3cret@127.0.0.1:${port}/debrief`,
     });
     expect(res.code).toBe(1);
