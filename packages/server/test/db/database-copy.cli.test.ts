@@ -53,7 +53,12 @@ async function answers(server: TestServer, seeded: Seeded, browser: Browser) {
   return out;
 }
 
-// Each test spawns the CLI two or three times (a few seconds each on a busy 2-core machine).
+/**
+ * The CLI's commands in this process (a child costs seconds to start); the copy refused for a
+ * writer's lock runs the real `debrief` as a child, since SQLite's locks are per process.
+ */
+const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'in-process');
+
 describe.skipIf(!DIALECTS.includes('postgres'))(
   'debrief copy (SQLite → PostgreSQL)',
   { timeout: 120_000 },
@@ -135,7 +140,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
 
     it('copies everything but sessions, and the API answers the same on PostgreSQL', async () => {
       const pgDb = await target();
-      const result = await runCli(['copy', '--to', pgDb.url], { DATABASE_URL: sqliteDb.url });
+      const result = await cli(['copy', '--to', pgDb.url], { DATABASE_URL: sqliteDb.url });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toMatch(/copy: reports: \d+ rows/);
       expect(result.stdout).toMatch(/Copied \d+ rows/);
@@ -162,7 +167,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       }
 
       // A second copy into the now filled database is refused, and changes nothing.
-      const again = await runCli(['copy', '--to', pgDb.url], { DATABASE_URL: sqliteDb.url });
+      const again = await cli(['copy', '--to', pgDb.url], { DATABASE_URL: sqliteDb.url });
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('not empty');
       expect(await count(pgDb.url, 'reports')).toBe(REPORTS);
@@ -170,7 +175,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
 
     it('exits non-zero and leaves the target empty when a count does not match', async () => {
       const pgDb = await target();
-      expect((await runCli(['migrate'], { DATABASE_URL: pgDb.url })).code).toBe(0);
+      expect((await cli(['migrate'], { DATABASE_URL: pgDb.url })).code).toBe(0);
       // Something on the target that drops rows silently (here a trigger): the counts catch it.
       const client = new pg.Client({ connectionString: pgDb.url });
       await client.connect();
@@ -181,7 +186,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         for each row execute function drop_gave_up();
     `);
       await client.end();
-      const result = await runCli(['copy', '--from', sqliteDb.url, '--to', pgDb.url], {});
+      const result = await cli(['copy', '--from', sqliteDb.url, '--to', pgDb.url], {});
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/does not match.*reports: 1234 in SQLite, \d+ in PostgreSQL/);
       expect(await count(pgDb.url, 'accounts')).toBe(0);
@@ -203,7 +208,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
           .run(`${'0'.repeat(31)}1`, boot.project.id, new Date().toISOString());
         sqlite.close();
         const pgDb = await target();
-        const result = await runCli(['copy', '--to', pgDb.url], env);
+        const result = await cli(['copy', '--to', pgDb.url], env);
         expect(result.code, result.stderr).toBe(0);
         expect(result.stdout).toMatch(/report_inbox → reports\t1/);
         const client = new pg.Client({ connectionString: pgDb.url });
@@ -221,7 +226,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
     it('refuses a source with a table it does not know, and a source another process writes to', async () => {
       const small = await createTestDatabase('sqlite');
       try {
-        expect((await runCli(['migrate'], { DATABASE_URL: small.url })).code).toBe(0);
+        expect((await cli(['migrate'], { DATABASE_URL: small.url })).code).toBe(0);
         const sqlite = new SQLite(small.url);
         try {
           sqlite.exec('begin immediate');
@@ -235,7 +240,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         } finally {
           sqlite.close();
         }
-        const unknown = await runCli(['copy', '--to', (await target()).url], {
+        const unknown = await cli(['copy', '--to', (await target()).url], {
           DATABASE_URL: small.url,
         });
         expect(unknown.code).toBe(1);
@@ -251,10 +256,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         const sqlite = new SQLite(other.url);
         sqlite.exec('create table notes (body text)');
         sqlite.close();
-        const result = await runCli(
-          ['copy', '--from', other.url, '--to', (await target()).url],
-          {},
-        );
+        const result = await cli(['copy', '--from', other.url, '--to', (await target()).url], {});
         expect(result.code).toBe(1);
         expect(result.stderr).toContain('is not a Debrief database');
         const after = new SQLite(other.url, { readonly: true });

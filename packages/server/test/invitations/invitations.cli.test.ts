@@ -10,8 +10,10 @@ import { startTestServer, type TestServer } from '../../../../test/harness/test-
 import { call } from '../support/http.js';
 import { inviteToken } from '../support/session-client.js';
 
+/** The `invite` command in this process: a child costs seconds to start. */
+const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'in-process');
+
 /** `debrief invite`: the operator's way to let one more person in, without the dashboard. */
-// Each CLI run starts Node with tsx: seconds apiece on a busy machine.
 describe.each(DIALECTS)('debrief invite on %s', { timeout: 90_000 }, (dialect) => {
   let database: TestDatabase;
   let server: TestServer;
@@ -33,7 +35,7 @@ describe.each(DIALECTS)('debrief invite on %s', { timeout: 90_000 }, (dialect) =
     });
 
   it('prints a one-time link bound to the email that admits that account once', async () => {
-    const res = await runCli(['invite', '--email', 'Invited@Example.test', '--expires', '2d'], {
+    const res = await cli(['invite', '--email', 'Invited@Example.test', '--expires', '2d'], {
       DATABASE_URL: database.url,
       PUBLIC_URL,
     });
@@ -62,7 +64,7 @@ describe.each(DIALECTS)('debrief invite on %s', { timeout: 90_000 }, (dialect) =
   });
 
   it('--json prints the invitation; without --email anyone with the link may use it', async () => {
-    const res = await runCli(['invite', '--json', '--expires', '12h'], {
+    const res = await cli(['invite', '--json', '--expires', '12h'], {
       DATABASE_URL: database.url,
       PUBLIC_URL,
     });
@@ -77,10 +79,10 @@ describe.each(DIALECTS)('debrief invite on %s', { timeout: 90_000 }, (dialect) =
 
   it('refuses a bad --expires or --email with a message and exit code 1', async () => {
     const env = { DATABASE_URL: database.url };
-    const expires = await runCli(['invite', '--expires', 'forever'], env);
+    const expires = await cli(['invite', '--expires', 'forever'], env);
     expect(expires.code).toBe(1);
     expect(expires.stderr).toContain('--expires takes a duration such as 7d or 48h');
-    const email = await runCli(['invite', '--email', 'nope'], env);
+    const email = await cli(['invite', '--email', 'nope'], env);
     expect(email.code).toBe(1);
     expect(email.stderr).toContain('--email must be an email address');
   });
