@@ -6,7 +6,8 @@ import { startTestServer, type TestServer } from '../../../../test/harness/test-
 import { bearer, call } from '../support/http.js';
 import { type Browser, sessionFor, signUp } from '../support/session-client.js';
 
-describe.each(DIALECTS)('dashboard auth security on %s', (dialect) => {
+// Sign-ins hash with scrypt at 128 MiB: seconds each on a loaded 2-core machine.
+describe.each(DIALECTS)('dashboard auth security on %s', { timeout: 90_000 }, (dialect) => {
   let server: TestServer;
   let user: Browser;
   beforeAll(async () => {

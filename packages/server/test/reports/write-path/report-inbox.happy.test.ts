@@ -64,7 +64,7 @@ describe('report inbox on sqlite', () => {
     const t = await server.tenant();
     await Promise.all(Array.from({ length: 25 }, () => w.submit(submission(t.ingestKey))));
     await expect
-      .poll(async () => (await idsIn('reports', t.projectId)).length, { timeout: 5000 })
+      .poll(async () => (await idsIn('reports', t.projectId)).length, { timeout: 15_000 })
       .toBeGreaterThanOrEqual(20);
     expect((await idsIn('report_inbox', t.projectId)).length).toBeLessThan(20);
   });
@@ -74,7 +74,9 @@ describe('report inbox on sqlite', () => {
     const t = await server.tenant();
     const { report } = submission(t.ingestKey);
     await w.submit({ ...submission(t.ingestKey), report });
-    await expect.poll(() => idsIn('reports', t.projectId), { timeout: 5000 }).toContain(report.id);
+    await expect
+      .poll(() => idsIn('reports', t.projectId), { timeout: 15_000 })
+      .toContain(report.id);
     expect(await idsIn('report_inbox', t.projectId)).toEqual([]);
   });
 

