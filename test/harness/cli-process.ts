@@ -9,13 +9,15 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 
 /**
  * Which CLI to run: `dist` is what `npm start` runs (the benchmark measures it); `source` runs
- * the TypeScript sources through tsx, so tests never exercise a stale build.
+ * the TypeScript sources through tsx, so tests never exercise a stale build; `in-process` runs
+ * the same sources' commands (cli-commands.ts) in the calling process, without the seconds a
+ * child spends starting: for commands that do their work and return, not for `serve`.
  */
-export type CliBuild = 'dist' | 'source';
+export type CliBuild = 'dist' | 'source' | 'in-process';
 
 export const DIST_CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
 
-function cliCommand(build: CliBuild): string[] {
+function cliCommand(build: Exclude<CliBuild, 'in-process'>): string[] {
   // A/B measurements: DEBRIEF_CLI_ENTRY runs another entry point (a copy of the sources with a
   // change under test) without touching the shared tree's dist/.
   // Profiling: DEBRIEF_CPU_PROF_DIR=/tmp/x has every server the bench starts write a V8 CPU
@@ -88,6 +90,7 @@ export function runCli(
   env: Record<string, string>,
   build: CliBuild = 'source',
 ): Promise<CliResult> {
+  if (build === 'in-process') return runCliInProcess(args, env);
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
@@ -101,6 +104,24 @@ export function runCli(
   });
 }
 
+/** The command's own function with the environment a child would get; its output captured. */
+async function runCliInProcess(args: string[], env: Record<string, string>): Promise<CliResult> {
+  // Loaded on first use: the bench imports this file and only ever runs the built CLI.
+  const { runCli: run } = await import('../../packages/server/src/cli-commands.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, {
+    env: childEnv(env),
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
 export interface Bootstrapped {
   account_id: string;
   project: { id: string; name: string; created_at: string };
@@ -108,7 +129,10 @@ export interface Bootstrapped {
   api_key: string;
 }
 
-/** `debrief bootstrap --json`, parsed. */
+/**
+ * `debrief bootstrap --json`, parsed: in this process unless `build` says otherwise, since a
+ * test's bootstrap is set-up for the server it starts next (the bench bootstraps with `dist`).
+ */
 export async function bootstrapCli(
   env: Record<string, string>,
   options: { email: string; project: string; build?: CliBuild },
@@ -125,7 +149,7 @@ export async function bootstrapCli(
       '--json',
     ],
     env,
-    options.build,
+    options.build ?? 'in-process',
   );
   if (result.code !== 0) throw new Error(`debrief bootstrap failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Bootstrapped;
@@ -149,7 +173,7 @@ export interface CliServer {
  */
 export function startCliServer(
   env: Record<string, string>,
-  build: CliBuild = 'source',
+  build: Exclude<CliBuild, 'in-process'> = 'source',
 ): Promise<CliServer> {
   const child = spawn(process.execPath, [...cliCommand(build), 'serve'], {
     cwd: REPO_ROOT,

@@ -5,7 +5,7 @@ import {
   type Tenant,
   type TestServer,
 } from '../../../test/harness/test-server.js';
-import { sessionFor } from '../../server/test/session-client.js';
+import { sessionFor } from '../../server/test/support/session-client.js';
 import { describeBrowser, ensureDashboardBuilt, launchChromium, STEP_MS } from './browser.js';
 
 /**
