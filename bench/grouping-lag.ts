@@ -1,5 +1,5 @@
 /**
- * How far issue grouping (issue 18) trails ingest: while a load runs, the age of the oldest
+ * How far issue grouping trails ingest: while a load runs, the age of the oldest
  * report without an issue (on SQLite the writer's inbox counts too: its reports are not yet
  * in `reports`), sampled every 250 ms on a connection of the bench's own; after the load, how
  * long until every report has its issue. The largest age seen bounds how long any report

@@ -1,5 +1,5 @@
 /**
- * Ingest while the dashboard reads (issue 17): POST /v1/reports under the ingest benchmark's
+ * Ingest while the dashboard reads: POST /v1/reports under the ingest benchmark's
  * load, alone and then beside 10 dashboard readers cycling through date-range reads, on the
  * seeded database. Target: ingest p99 with the readers at most 1.2 × ingest p99 alone, i.e.
  * a submit never waits long behind a read.

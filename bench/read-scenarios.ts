@@ -1,5 +1,5 @@
 /**
- * The read rows of issue 17's table, and the Issues view of issue 18: every one is a request a
+ * The read rows, and the Issues view: every one is a request a
  * user of the API or the dashboard makes, with the p99 target next to it. Built when measured,
  * so "7 days ago" and "10 minutes ago" are relative to the moment the row runs.
  */
@@ -19,7 +19,7 @@ export interface ReadTargets {
 export interface ReadScenario {
   name: string;
   path: string;
-  /** p99 target in ms at 1,000,000 reports (issue 17). */
+  /** p99 target in ms at 1,000,000 reports. */
   targetMs: number;
 }
 
@@ -27,7 +27,7 @@ const day = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(
 const minute = (msAgo: number) => `${new Date(Date.now() - msAgo).toISOString().slice(0, 16)}Z`;
 const DAY = 86_400_000;
 
-/** Every read row, in the order of issue 17's table. */
+/** Every read row, in the order of the read table in BENCHMARKS.md. */
 export function readScenarios({ bigProjectId, recentProjectId }: ReadTargets): ReadScenario[] {
   const reports = (query: string) => `/v1/dashboard/${bigProjectId}/reports${query}`;
   const recent = (query: string) => `/v1/dashboard/${recentProjectId}/reports${query}`;
@@ -41,7 +41,7 @@ export function readScenarios({ bigProjectId, recentProjectId }: ReadTargets): R
       targetMs: 10,
     },
     // One report, the oldest: a seek in the tool index, where a walk of the project's reports
-    // newest first would visit all of them (BENCHMARKS.md, item 7).
+    // newest first would visit all of them.
     {
       name: `page 1 + stats, tool_name=${RARE_TOOL_NAME} (1 report, the oldest)`,
       path: reports(`?tool_name=${RARE_TOOL_NAME}`),
@@ -74,7 +74,7 @@ export function readScenarios({ bigProjectId, recentProjectId }: ReadTargets): R
       path: consoleApi(`tools?from=${day(30 * DAY)}&to=${day(0)}&limit=100`),
       targetMs: 20,
     },
-    // Issue 18 made the Issues view a project's front page. No target was asked for it: the
+    // The Issues view is a project's front page. It has no target of its own: it gets the
     // dashboard reads' 20 ms.
     {
       name: 'issues view: open issues, by last seen',

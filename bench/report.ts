@@ -11,7 +11,7 @@ import {
 import { READ_REPORTS, RECENT_REPORTS, type ReadRun } from './read.bench.js';
 
 /**
- * Issue 17's ingest targets: throughput as a share of bare `node:http`, and p99 at most a
+ * The ingest targets: throughput as a share of bare `node:http`, and p99 at most a
  * multiple of bare's, per dialect (PostgreSQL with its default durability).
  */
 export const INGEST_TARGETS: Record<string, { ratio: number; p99Times: number }> = {
@@ -27,11 +27,11 @@ export interface IngestRound {
    */
   floor: LoadResult;
   debrief: LoadResult & { grouping: GroupingLag };
-  /** The same server with ISSUE_GROUPING=off: what grouping costs (issue 18). */
+  /** The same server with ISSUE_GROUPING=off: what grouping costs. */
   ungrouped: LoadResult;
 }
 
-/** Issue 18: grouping costs at most this share of ingest, and a report waits at most 2 s. */
+/** Grouping costs at most this share of ingest, and a report waits at most 2 s. */
 export const GROUPING_TARGETS = { maxCost: 0.1, maxWaitMs: 2000 };
 
 export interface IngestRow {
@@ -110,7 +110,7 @@ export function ingestTable(rows: IngestRow[]): string {
       `| an empty Fastify route (its JSON parser, 201): the framework's ceiling, not judged | ${fmt(floor.requestsPerSecond)} | ${floor.p50Ms} | ${floor.p99Ms} | ${floor.failures} | ${cpu(floor)} | ${percent(floor.requestsPerSecond / bare.requestsPerSecond)} | | | |`,
       `| Debrief on ${dialect}, ISSUE_GROUPING=off | ${fmt(ungrouped.requestsPerSecond)} | ${ungrouped.p50Ms} | ${ungrouped.p99Ms} | ${ungrouped.failures} | ${cpu(ungrouped)} | ${percent(ungrouped.requestsPerSecond / bare.requestsPerSecond)} | | | |`,
       `| Debrief on ${dialect} | ${fmt(debrief.requestsPerSecond)} | ${debrief.p50Ms} | ${debrief.p99Ms} | ${debrief.failures} | ${cpu(debrief)} | **${(ratio * 100).toFixed(1)}%** | ${cpuRatio} | ${targetText} | ${met} |`,
-      `| grouping's cost (issue 18): throughput below ISSUE_GROUPING=off, median of the rounds' pairs | | | | | ${Number.isNaN(extraCpu) ? 'n/a' : `+${fmt(extraCpu)}`} | **${percent(cost)}** | | ≤ ${percent(GROUPING_TARGETS.maxCost)} | ${mark(cost <= GROUPING_TARGETS.maxCost)} |`,
+      `| grouping's cost: throughput below ISSUE_GROUPING=off, median of the rounds' pairs | | | | | ${Number.isNaN(extraCpu) ? 'n/a' : `+${fmt(extraCpu)}`} | **${percent(cost)}** | | ≤ ${percent(GROUPING_TARGETS.maxCost)} | ${mark(cost <= GROUPING_TARGETS.maxCost)} |`,
       `| a report's wait for its issue (oldest ungrouped, every round, sampled each 250 ms) | | | **${fmt(waited)}** | | | | | ≤ ${fmt(GROUPING_TARGETS.maxWaitMs)} ms | ${mark(waited <= GROUPING_TARGETS.maxWaitMs)} |`,
     );
     notes.push(
@@ -121,7 +121,7 @@ export function ingestTable(rows: IngestRow[]): string {
   return lines.join('\n');
 }
 
-/** At 10,000,000 reports, issue 17's target for every read row is p99 ≤ 50 ms. */
+/** At 10,000,000 reports, the target for every read row is p99 ≤ 50 ms. */
 export const BIG_RUN_REPORTS = 10_000_000;
 export const BIG_RUN_P99_TARGET_MS = 50;
 

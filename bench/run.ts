@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the CPU a report costs at a fixed, steady rate (steady.bench.ts); ingest
  * throughput of the real server against a bare node:http baseline; ingest with 1,000 event
- * streams; and every read row of issue 17 over a seeded database
+ * streams; and every read row over a seeded database
  * (1,000,000 reports by default, DEBRIEF_BENCH_READ_REPORTS), ingest under dashboard reads
  * included — SQLite always, PostgreSQL (default durability) with DEBRIEF_BENCH_POSTGRES=1
  * (PostgreSQL alone with DEBRIEF_BENCH_POSTGRES=only).
@@ -48,7 +48,7 @@ const INGEST_TIMING: Timing = { warmupSeconds: 2, seconds: 8 };
  * Rounds of bare-then-Debrief ingest; the table reports the median round. Seven short rounds
  * rather than three long ones: the host's load drifts from one 10-second run to the next, and
  * more alternations let less of that drift into the median (grouping's cost, a pair a round,
- * swung from 3 to 19 % across seven rounds of one build, 2026-11-26).
+ * can swing by several times across the rounds of one build).
  */
 const INGEST_ROUNDS = Number(process.env.DEBRIEF_BENCH_ROUNDS ?? 7);
 const READ_TIMING: Timing = { warmupSeconds: 1, seconds: 6 };
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
         if (only === 'steady') continue;
       }
       if (only === 'streams' || !only) {
-        // Ingest with 1,000 open event streams (issue 16), each run on a fresh database and
+        // Ingest with 1,000 open event streams, each run on a fresh database and
         // server. No streams and reading streams alternate for STREAM_ROUNDS rounds and the
         // round with the median change is shown (one 8-s run each was too noisy to resolve the
         // 20 % target); the stalled scenarios, about memory, run once.

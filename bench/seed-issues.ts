@@ -1,5 +1,5 @@
 /**
- * Groups the seeded reports into issues, as the server's grouper (issue 18) would have done
+ * Groups the seeded reports into issues, as the server's grouper would have done
  * long before a project reached a million reports: one issue per project, tool and kind
  * (success, problem, request), each report naming its issue. Without it the server starts on
  * two million ungrouped reports, and the read rows measured its grouper catching up instead of

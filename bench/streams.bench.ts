@@ -1,5 +1,5 @@
 /**
- * Ingest with 1,000 open event streams (issue 16, deliverable 1): POST /v1/reports throughput
+ * Ingest with 1,000 open event streams: POST /v1/reports throughput
  * and the server's RSS with no streams, with 1,000 streams whose readers keep up, and with
  * 1,000 streams that never read on the very project being flooded. Target: throughput falls by
  * less than 20 % and RSS stays under 500 MB with every stream stalled.
@@ -221,7 +221,7 @@ export function streamsTable(dialect: string, rows: StreamsResult[], rounds: num
   for (const row of rows) {
     const ratio = none ? row.load.requestsPerSecond / none.load.requestsPerSecond : 1;
     const fall = 1 - ratio;
-    // The target (issue 16): ingest falls by less than 20 % with 1,000 open streams, and RSS
+    // The target: ingest falls by less than 20 % with 1,000 open streams, and RSS
     // stays under 500 MB with every stream stalled. The stalled rows' throughput is shown, not
     // judged: it measures the clients' ~330 reconnections a second, a request flood.
     const rss = row.peakRssMiB < 500 ? 'met' : 'MISSED';

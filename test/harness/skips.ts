@@ -1,6 +1,6 @@
 /**
  * Suites that need a system binary (Chromium, PostgreSQL) skip with one line naming what to
- * install when it is absent, so `npm test` passes on a machine that has only Node (issue 15).
+ * install when it is absent, so `npm test` passes on a machine that has only Node.
  * `DEBRIEF_TEST_REQUIRE_ALL=1`, which `.ci/run` sets, turns every such skip into a failure, so
  * CI can never pass by running less.
  */

@@ -3,7 +3,7 @@ import { createApiKey } from '@debrief/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 
-/** The reader's issue methods (issue 18) against a real Debrief. */
+/** The reader's issue methods against a real Debrief. */
 describe('createReader: issues', () => {
   let server: TestServer;
   beforeAll(async () => {

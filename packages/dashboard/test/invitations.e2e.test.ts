@@ -11,7 +11,7 @@ import {
 } from './browser.js';
 
 /**
- * Sign-up by invitation in a browser (issue 16, deliverable 4), on the default `SIGNUPS=invite`:
+ * Sign-up by invitation in a browser, on the default `SIGNUPS=invite`:
  * the first visitor becomes the operator, makes an invitation link in the dashboard, and a
  * second person accepts it; the link then admits nobody else, and a revoked link nobody.
  */

@@ -14,7 +14,7 @@ import {
 } from './browser.js';
 
 /**
- * A developer's morning (issue 18, items 5 and 6): reports of four problems arrive through the
+ * A developer's morning: reports of four problems arrive through the
  * real ingest API and the grouper; the developer opens the project's Issues view, reads one
  * issue and leaves a note, resolves it from the keyboard, ignores another in bulk, sees the
  * resolved one come back as regressed when its problem is reported again, merges two issues

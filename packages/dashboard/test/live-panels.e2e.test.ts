@@ -10,7 +10,7 @@ import { describeBrowser, ensureDashboardBuilt, launchChromium, STEP_MS } from '
 
 /**
  * The reports page's panels (chart, tools table, tool and source filters, usage meter, list)
- * stay true while reports stream in, through an outage, and under filters: issue 15, item 7.
+ * stay true while reports stream in, through an outage, and under filters.
  * Each test is its own account and project, signed in by a session cookie made in the database.
  */
 

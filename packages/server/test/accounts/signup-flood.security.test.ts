@@ -7,9 +7,9 @@ import { ApiError } from '../../src/errors/api-error.js';
 import { call } from '../support/http.js';
 
 /**
- * Issue 16, finding 7: one address made 3.8 accounts a second, each a 128 MiB scrypt hash,
- * and cut ingest by 74 %. Open sign-ups are now throttled per address, and every password
- * hash (sign-up and sign-in) takes one of a few slots, so hashing cannot starve ingest.
+ * A sign-up flood from one address, each account a 128 MiB scrypt hash, would starve ingest.
+ * Open sign-ups are throttled per address, and every password hash (sign-up and sign-in) takes
+ * one of a few slots, so hashing cannot starve ingest.
  */
 
 describe.each(DIALECTS)('sign-up throttle per address on %s', { timeout: 60_000 }, (dialect) => {

@@ -15,7 +15,7 @@ import { call } from '../support/http.js';
 import { type Browser, inviteToken, sessionFor, signUp } from '../support/session-client.js';
 
 /**
- * Issue 16, finding 7 (sign-up flood): by default only the first sign-up is free (it creates
+ * Against a sign-up flood: by default only the first sign-up is free (it creates
  * the operator); every later one needs an invitation, which admits one account, once.
  */
 

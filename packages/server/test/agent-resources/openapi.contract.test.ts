@@ -238,7 +238,7 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
     }
   });
 
-  it('the issues API (issue 18): every operation, 200 and its errors', async () => {
+  it('the issues API: every operation, 200 and its errors', async () => {
     const key = (await createApiKey(server.ctx.db, t.accountId, 'triage', ['read', 'triage'])).key;
     const base = `${server.url}/v1/dashboard/${t.projectId}`;
     const LIST = '/v1/dashboard/{projectId}/issues';

@@ -28,7 +28,7 @@ function run(
 }
 
 // npm links a workspace's bin when it installs, before `prepare` builds dist/: a bin inside
-// dist/ gets no link on a fresh clone, and `npx debrief` fails (issue 15). `.ci/run` checks the
+// dist/ gets no link on a fresh clone, and `npx debrief` fails. `.ci/run` checks the
 // link itself right after `npm ci`; these tests keep the bin file honest.
 describe('the debrief bin', () => {
   const temp = mkdtempSync(join(tmpdir(), 'debrief-bin-'));

@@ -42,7 +42,7 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
       ],
       env,
     );
-    // A new SQLite file is announced (issue 16: a wrong path must not pass unnoticed).
+    // A new SQLite file is announced (a wrong path must not pass unnoticed).
     expect(res.stderr).toBe(
       dialect === 'sqlite'
         ? `debrief: created a new, empty SQLite database at ${database.url}\n`

@@ -13,7 +13,7 @@ import { SECRET_FIXTURES } from '../support/redaction-fixtures.js';
 import { type Browser, signUp } from '../support/session-client.js';
 
 /**
- * Issue 17, item 7: `debrief copy --to postgres://…` moves a SQLite database to an empty
+ * `debrief copy --to postgres://…` moves a SQLite database to an empty
  * PostgreSQL database. Seeded through the API, copied by the real CLI, then a server on the
  * PostgreSQL database must give the same answers as the one on SQLite did.
  */

@@ -19,8 +19,8 @@ import { bearer, call } from '../support/http.js';
 import { openSse } from '../support/sse-reader.js';
 
 /**
- * Issue 16, finding 4: on PostgreSQL one dropped connection ended the process (the pool had no
- * 'error' listener), and it stayed down when the database came back. Played on the real
+ * On PostgreSQL a dropped connection must not end the process (a pool without an 'error'
+ * listener would), nor leave it down when the database comes back. Played on the real
  * `debrief serve` process under a trickle of submits: it must stay up, answer 503 with
  * Retry-After (never 500) while it cannot store, and store again by itself afterwards, without
  * losing an acknowledged report.

@@ -64,7 +64,7 @@ const STARTS: PageStart[] = [
 const PAGES = LIST_FILTERS.flatMap((filters) => STARTS.map((start) => ({ filters, start })));
 
 /**
- * The issues list with a date range (issue 18, item 5): every filter and bound, sorted by the
+ * The issues list with a date range: every filter and bound, sorted by the
  * range's count and by a column (the sort changes no seek, only what orders the page).
  */
 const ISSUE_RANGES: IssueRange[] = [
@@ -101,8 +101,7 @@ function pageIndex(filters: ReportFilters): string {
  * combination, must seek through an index (or the primary key), never read the whole table, and
  * a page must come out of its index already in order. Plans are read as the server gets them:
  * the real queries, compiled by Kysely, on a database without ANALYZE statistics (the server
- * never runs ANALYZE). Fewer indexes would make ingest faster and turn these seeks into walks
- * (BENCHMARKS.md, item 7).
+ * never runs ANALYZE). Fewer indexes would make ingest faster and turn these seeks into walks.
  */
 describe('query plans of the reports on SQLite', () => {
   let database: TestDatabase;
@@ -285,7 +284,7 @@ describe('query plans of the reports on SQLite', () => {
     }
   });
 
-  it("pages and counts an issue's reports, and finds those still to group, through an index (issue 18)", async () => {
+  it("pages and counts an issue's reports, and finds those still to group, through an index", async () => {
     const issueId = 'c'.repeat(32);
     const [page] = await plans(() =>
       listReportsPage(kysely, 'sqlite', PROJECT, { issueId }, { offset: 0, limit: 50 }),
@@ -342,7 +341,7 @@ describe('query plans of the reports on SQLite', () => {
     expect(peek!.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
 
-  it("lists issues over a date range by seeking each issue's reports in the range, never the project's whole history (issue 18)", async () => {
+  it("lists issues over a date range by seeking each issue's reports in the range, never the project's whole history", async () => {
     for (const q of ISSUE_QUERIES) {
       for (const run of issueQueries(kysely, q)) {
         const [plan] = await plans(run);
@@ -363,7 +362,7 @@ describe('query plans of the reports on SQLite', () => {
     }
   });
 
-  it('seeks a deep page in the day and hour rollups with the fewest labels, never in the reports (issue 17)', async () => {
+  it('seeks a deep page in the day and hour rollups with the fewest labels, never in the reports', async () => {
     // One day and one hour of each table to land in, so that both reads of the seek run.
     const rows: [string, string, Record<string, string>][] = [
       ['report_rollups_day_outcomes', 'day', {}],
@@ -459,7 +458,7 @@ describe.runIf(DIALECTS.includes('postgres'))('query plans of the reports on Pos
 
   const planOf = (run: () => Promise<unknown>) => planning.planOf(run);
 
-  it("lists issues over a date range with each issue's reports read by issue and range (issue 18)", async () => {
+  it("lists issues over a date range with each issue's reports read by issue and range", async () => {
     for (const q of ISSUE_QUERIES) {
       for (const run of issueQueries(kysely, q)) {
         const all = await planOf(run);

@@ -17,7 +17,7 @@ import { startTrickle, storedIds } from '../support/fault-trickle.js';
 import { call } from '../support/http.js';
 
 /**
- * Issue 16, findings 5 and 6, on SQLite. Stand-ins for faults a test cannot cause for real:
+ * Database faults on SQLite. Stand-ins for faults a test cannot cause for real:
  *
  * - Disk full: RLIMIT_FSIZE lowered on the running `debrief serve` process with prlimit(1):
  *   every write past 4 KiB of a file fails with EFBIG (Node ignores SIGXFSZ), which SQLite
@@ -213,7 +213,7 @@ describe('SQLite: the database file at its path', () => {
     const acknowledged = trickle.answers.filter((a) => a.status === 201).map((a) => a.id!);
     expect(existsSync(`${database.url}-wal`)).toBe(true);
 
-    // The file is moved away without its -wal (finding 6).
+    // The file is moved away without its -wal.
     const moved = `${database.url}.moved`;
     renameSync(database.url, moved);
     const refused = await startCliServer(env).then(

@@ -4,8 +4,8 @@ import { startTestServer, type TestServer } from '../../../../test/harness/test-
 import { RawConnection, rawGet } from '../support/raw-http.js';
 
 /**
- * Timeouts and connection limits (issue 16, finding 8: 500 slow-body connections were held for
- * 95 s), and the answers Node and Fastify give by themselves (finding 10), checked over real
+ * Timeouts and connection limits (a slow body must not hold its connection for minutes), and
+ * the answers Node and Fastify give by themselves, checked over real
  * sockets. The HTTP layer is the same on both dialects, so this runs on SQLite only. Limits are
  * shortened so the test is quick; the defaults are in config.happy.test.ts.
  */

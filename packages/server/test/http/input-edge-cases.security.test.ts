@@ -10,10 +10,9 @@ import { bearer, call } from '../support/http.js';
 import { signUp } from '../support/session-client.js';
 
 /**
- * Input edge cases (issue 16, deliverable 8 and finding 10): `metadata: {"__proto__": {…}}` was
- * accepted and stored as `{}`, and an escaped lone surrogate was stored as invalid UTF-8 on
- * SQLite (as U+FFFD on PostgreSQL). Both are now a 400 naming the field, on every dialect and
- * on both validation paths (the fast path and the schema).
+ * Input edge cases: `metadata: {"__proto__": {…}}` (which a plain parse would keep as `{}`) and
+ * an escaped lone surrogate (invalid UTF-8 on SQLite, U+FFFD on PostgreSQL) are a 400 naming
+ * the field, on every dialect and on both validation paths (the fast path and the schema).
  */
 describe.each(DIALECTS)('input edge cases on %s', (dialect) => {
   let server: TestServer;

@@ -11,7 +11,7 @@ import { submit } from '../support/issues-helpers.js';
 import { seedReport } from '../support/seed.js';
 
 /**
- * Issue 18 item 1 at the bench's load: the report writer gives each report its issue as it
+ * Grouping at the bench's load: the report writer gives each report its issue as it
  * moves it into `reports` (issues/pipeline/group-batch.ts createArrivalGrouper), in the transaction that
  * inserts it, so grouping costs no second write of the row and no second commit. Checked with
  * the server's background grouper stopped: whatever gets an issue got it from the writer. The
@@ -135,7 +135,7 @@ describe('the SQLite report writer groups what it stores', () => {
 
   it('leaves new reports to the grouper while older ones wait for it, then groups again', async () => {
     const t = await server.tenant();
-    // An older report without an issue (an upgraded database, ISSUE_GROUPING=off until now).
+    // An older report without an issue (an upgraded database, or one run with ISSUE_GROUPING=off).
     const old = await seedReport(server.ctx.db, t.projectId, {
       outcome: 'failure',
       tool_name: 'search',

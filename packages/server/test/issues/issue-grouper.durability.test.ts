@@ -29,7 +29,7 @@ import { startGroupingThread } from '../../src/issues/pipeline/grouping-thread.j
 import { call } from '../support/http.js';
 
 /**
- * Issue 18 item 1: every report is grouped exactly once, in report order, and grouping resumes
+ * Every report is grouped exactly once, in report order, and grouping resumes
  * where it stopped — after a stop, a rolled-back batch, or kill -9 of the process — and
  * several instances on one PostgreSQL never group a report twice nor split one problem.
  * "Exactly once" is checked in the database: every report has an issue, the issues' counters

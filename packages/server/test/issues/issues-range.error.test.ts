@@ -10,7 +10,7 @@ import { bearer, call } from '../support/http.js';
 
 /**
  * The issues list's `from`/`to` are the reports list's: the same bad values are refused with the
- * same 400 problem, word for word (issue 18, item 5), on every dialect.
+ * same 400 problem, word for word, on every dialect.
  */
 describe.each(DIALECTS)('GET …/issues from/to errors on %s', (dialect) => {
   let server: TestServer;

@@ -11,7 +11,7 @@ import { issueOf, issuesUrl, triageKey } from '../support/issues-helpers.js';
 import { seedReport } from '../support/seed.js';
 
 /**
- * Issue 18, item 5: the issues list over a date range ("open issues worst first, reports in the
+ * The issues list over a date range ("open issues worst first, reports in the
  * selected range"), on every dialect. Reports are seeded at chosen times and grouped by the
  * server's own grouper; one tool per issue keeps the grouping out of the question.
  */

@@ -7,7 +7,7 @@ import { issueOf, issuesUrl, submit, triageKey } from '../support/issues-helpers
 import { openSse } from '../support/sse-reader.js';
 
 /**
- * Issue 18 items 1, 3 and 4 over HTTP, on every dialect: reports are grouped in the
+ * Issues over HTTP, on every dialect: reports are grouped in the
  * background, the issues API reads them, triage changes them. The grouping engine here is the
  * placeholder (issues/grouping/): same tool, kind and leading words = same issue.
  */

@@ -7,7 +7,7 @@ import { issueOf, issuesUrl, submit, triageKey } from '../support/issues-helpers
 import { sessionFor } from '../support/session-client.js';
 
 /**
- * Who may triage (issue 18): the dashboard session with its CSRF token, or an API key created
+ * Who may triage: the dashboard session with its CSRF token, or an API key created
  * with the `triage` scope. API keys are `read` unless created otherwise; a read key gets a 403
  * problem that names the missing scope. Another account's issues are 404 to everyone.
  */

@@ -8,7 +8,7 @@ import { statuses, storedOf, submitFrom } from '../support/ingest-limits.js';
 import { sessionFor } from '../support/session-client.js';
 
 /**
- * Issue 16, finding 3: a public ingest key must not let one address take the month. Small
+ * A public ingest key must not let one address take the month. Small
  * limits so each case is a handful of requests; addresses come from X-Forwarded-For, which the
  * server trusts (TRUST_PROXY=true), as behind a proxy.
  */

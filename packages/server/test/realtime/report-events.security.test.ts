@@ -16,11 +16,10 @@ import {
 import { openSse } from '../support/sse-reader.js';
 
 /**
- * Issue 16, findings 1 and 2: event streams that cannot hurt the server. A reader that stops
- * reading used to get every report buffered for it without limit (250 stalled streams and 900
- * reports of 30 KB took the process to 4.3 GB and killed it); now each stream holds at most
- * STREAM_BUFFER_BYTES and a slower reader is dropped with a final `overflow` event telling it
- * where to resume. Nothing limited how many streams one account opened; now a 429 does.
+ * Event streams that cannot hurt the server. A reader that stops reading would otherwise have
+ * every report buffered for it without limit, until the process runs out of memory: each stream
+ * holds at most STREAM_BUFFER_BYTES, and a slower reader is dropped with a final `overflow`
+ * event telling it where to resume. How many streams one account opens is limited by a 429.
  */
 
 /** 10,000 three-byte characters: a 30 KB report, the largest `details` allows. */

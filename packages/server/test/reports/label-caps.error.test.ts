@@ -9,8 +9,8 @@ import { seedReport } from '../support/seed.js';
 import { type Browser, signUp } from '../support/session-client.js';
 
 /**
- * Issue 16, finding 9: 100,000 distinct tool names slowed every read and the tools endpoint
- * sent 13.5 MB. A project holds at most MAX_TOOL_NAMES_PER_PROJECT tool names and
+ * Unbounded labels would slow every read (100,000 distinct tool names make a tools answer of
+ * megabytes). A project holds at most MAX_TOOL_NAMES_PER_PROJECT tool names and
  * MAX_SOURCES_PER_PROJECT sources (small here), and the tools endpoint answers a page.
  */
 describe.each(DIALECTS)('caps on distinct labels on %s', (dialect) => {

@@ -9,7 +9,7 @@ import {
 import { bearer, call } from '../support/http.js';
 import { seedReport } from '../support/seed.js';
 
-/** `cursor` (issue 17 item 4): a keyset walk that agrees with the pages by number. */
+/** `cursor`: a keyset walk that agrees with the pages by number. */
 describe.each(DIALECTS)('GET …/reports with a cursor on %s', (dialect) => {
   let server: TestServer;
   let t: Tenant;

@@ -8,7 +8,7 @@ import { listReports } from '../../src/reports/report.service.js';
 import { submission } from '../support/submissions.js';
 
 /**
- * Issue 17 item 4: a deep page by number skips whole hours by their rollup counts
+ * A deep page by number skips whole hours by their rollup counts
  * (deep-page.repository.ts) and returns exactly the rows the whole offset returns. 6,000
  * reports over 48 hours, a tenth of them on an hour's first or last millisecond, where an off-by-
  * one would move a row across the bound; every filter the skip serves, and those it leaves.

@@ -20,7 +20,7 @@ import { countOutcomesByProjectSince } from '../../src/reports/report-rollups.re
 import { submission } from '../support/submissions.js';
 
 /**
- * Issue 17, item 2: counts under a date range come from the rollups (days, hours and, by
+ * Counts under a date range come from the rollups (days, hours and, by
  * outcome alone, minutes), with what is left at the range's ends counted from the reports.
  * For random reports at random times (crowded at minute, hour and day boundaries, where an
  * edge is easy to get wrong) and random ranges

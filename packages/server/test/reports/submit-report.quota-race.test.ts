@@ -67,7 +67,7 @@ describe.each(DIALECTS)('quota under concurrent submits on %s', (dialect) => {
 });
 
 /**
- * Two server processes on one PostgreSQL database (issue 17, item 6), modelled by two instances
+ * Two server processes on one PostgreSQL database, modelled by two instances
  * in this process: each has its own pool and its own group-commit writer, so only the row locks
  * of the counters keep their batches from passing the quota together.
  */

@@ -7,7 +7,7 @@ import { signUp } from '../support/session-client.js';
 import { openSse } from '../support/sse-reader.js';
 
 /**
- * Issue 17, item 6: two instances on one PostgreSQL database, each with its own context (its
+ * Two instances on one PostgreSQL database, each with its own context (its
  * own pool, writer, event bus and throttles), as two `debrief serve` processes behind one load
  * balancer would be. What must hold across them: the quota is exact, live events reach both,
  * and sign-in throttling is shared. (realtime.cross-instance.test.ts covers the event streams

@@ -14,7 +14,7 @@ import { bearer, call } from '../support/http.js';
 import { openSse } from '../support/sse-reader.js';
 
 /**
- * Graceful shutdown (issue 2, operability): SIGTERM to `debrief serve` lets an in-flight request
+ * Graceful shutdown: SIGTERM to `debrief serve` lets an in-flight request
  * finish, ends open event streams and exits 0 — instead of waiting for dashboards to leave.
  */
 describe.each(DIALECTS)('SIGTERM on %s', (dialect) => {

@@ -19,7 +19,7 @@ export interface Trickle {
 
 /**
  * A trickle of submits, one at a time, every `everyMs`, until stopped (bounded: at most
- * `maxCount`): the load under which the database faults of issue 16 are played.
+ * `maxCount`): the load under which the database-fault tests play their faults.
  */
 export function startTrickle(
   url: string,

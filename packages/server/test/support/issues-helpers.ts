@@ -3,7 +3,7 @@ import type { Tenant, TestServer } from '../../../../test/harness/test-server.js
 import { createApiKey } from '../../src/keys/key.service.js';
 import { bearer, call } from './http.js';
 
-/** Helpers of the issue tests (issue 18): submit, wait for grouping, triage keys. */
+/** Helpers of the issue tests: submit, wait for grouping, triage keys. */
 
 export async function submit(
   server: TestServer,

@@ -1,7 +1,7 @@
 /**
  * The grouping engine on the labelled corpus (test/fixtures/grouping-corpus.jsonl), through the
- * same replay as `npm run eval:grouping`: issue 18's targets, and the corpus's hard cases read
- * one by one so a regression names what broke.
+ * same replay as `npm run eval:grouping`: the precision and recall targets, and the corpus's
+ * hard cases read one by one so a regression names what broke.
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -131,7 +131,7 @@ describe('a server whose report writer cannot open the file', () => {
     expect(JSON.stringify(response.body)).not.toContain(broken.url);
   });
 
-  // Issue 16: a database the writer cannot use is a 503 the agent may retry, not a 500.
+  // A database the writer cannot use is a 503 the agent may retry, not a 500.
   it('answers a submission at once with a 503 problem and Retry-After', async () => {
     const t = await server.tenant();
     const response = await call(`${url}/v1/reports`, {
