@@ -8,7 +8,7 @@
  *   npm run check:prism            # PRISM="npx --yes @stoplight/prism-cli@5.14.2" by default
  *
  * Not part of `npm test`: it fetches Prism with npx on first use. The response-validation test
- * (test/openapi.contract.test.ts) checks the same answers offline with ajv.
+ * (test/agent-resources/openapi.contract.test.ts) checks the same answers offline with ajv.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
