@@ -1,8 +1,7 @@
-import { bootstrapCli, runCli, startCliServer } from '../test/harness/cli-process.js';
 import type { BenchDatabase } from './databases.js';
 import { type GroupingLag, watchGroupingLag } from './grouping-lag.js';
 import { type LoadResult, measure } from './load.js';
-import { startBareServer } from './processes.js';
+import { startBareServer, startDebriefForIngest } from './processes.js';
 
 export const INGEST_CONNECTIONS = 50;
 
@@ -83,14 +82,7 @@ export async function benchDebriefIngest(
 ): Promise<LoadResult & { grouping: GroupingLag | null }> {
   const dbEnv = { DATABASE_URL: database.url, ...env };
   const email = 'bench-ingest@example.test';
-  const tenant = await bootstrapCli(dbEnv, { email, project: 'Bench ingest', build: 'dist' });
-  const quota = await runCli(
-    ['account', 'set-quota', '--email', email, '--monthly', 'unlimited'],
-    dbEnv,
-    'dist',
-  );
-  if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
-  const server = await startCliServer(dbEnv, 'dist');
+  const { tenant, server } = await startDebriefForIngest(dbEnv, email, 'Bench ingest');
   // With ISSUE_GROUPING=off nothing groups: no lag to watch (its drain would wait 120 s).
   const lag = env.ISSUE_GROUPING === 'off' ? null : await watchGroupingLag(database.url);
   try {

@@ -1,6 +1,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../test/harness/cli-process.js';
+import {
+  type Bootstrapped,
+  bootstrapCli,
+  type CliServer,
+  REPO_ROOT,
+  runCli,
+  startCliServer,
+} from '../test/harness/cli-process.js';
 
 export interface BareServer {
   url: string;
@@ -35,4 +42,23 @@ export function startBareServer(
     });
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
+}
+
+/**
+ * Debrief as `npm start` runs it (the built CLI), on a database bootstrapped through the CLI with
+ * one account whose monthly quota is unlimited, so no bench run meets a 429.
+ */
+export async function startDebriefForIngest(
+  dbEnv: Record<string, string>,
+  email: string,
+  project: string,
+): Promise<{ tenant: Bootstrapped; server: CliServer }> {
+  const tenant = await bootstrapCli(dbEnv, { email, project, build: 'dist' });
+  const quota = await runCli(
+    ['account', 'set-quota', '--email', email, '--monthly', 'unlimited'],
+    dbEnv,
+    'dist',
+  );
+  if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
+  return { tenant, server: await startCliServer(dbEnv, 'dist') };
 }

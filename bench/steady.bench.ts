@@ -8,7 +8,6 @@
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { bootstrapCli, runCli, startCliServer } from '../test/harness/cli-process.js';
 import type { BenchDatabase } from './databases.js';
 import { watchGroupingLag } from './grouping-lag.js';
 import { ingestBody } from './ingest.bench.js';
@@ -20,6 +19,7 @@ import {
   keepChildrenRaised,
   raisePriority,
 } from './process-cpu.js';
+import { startDebriefForIngest } from './processes.js';
 
 export interface SteadyOptions {
   /** Requests a second (DEBRIEF_BENCH_STEADY_RATE). */
@@ -185,14 +185,7 @@ async function measureRound(
 ): Promise<Omit<SteadyRound, 'nice'>> {
   const dbEnv = { DATABASE_URL: database.url };
   const email = 'bench-steady@example.test';
-  const tenant = await bootstrapCli(dbEnv, { email, project: 'Bench steady', build: 'dist' });
-  const quota = await runCli(
-    ['account', 'set-quota', '--email', email, '--monthly', 'unlimited'],
-    dbEnv,
-    'dist',
-  );
-  if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
-  const server = await startCliServer(dbEnv, 'dist');
+  const { tenant, server } = await startDebriefForIngest(dbEnv, email, 'Bench steady');
   const backends = postmaster === null || nice === 0 ? null : keepChildrenRaised(postmaster, nice);
   const lag = await watchGroupingLag(database.url);
   const agent = pacedAgent();
