@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { processStat, TICKS } from './process-cpu.js';
 
 export interface LoadOptions {
   url: string;
@@ -61,17 +62,11 @@ export function machineCpuSeconds(): number | null {
   }
 }
 
-/** utime + stime of a process in seconds, from /proc/<pid>/stat (clock ticks of 1/100 s). */
+/** utime + stime of a process in seconds (bench/process-cpu.ts reads /proc). */
 export function cpuSeconds(pid: number | undefined): number | null {
   if (pid === undefined) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces) start at field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
+  const stat = processStat(pid);
+  return stat ? stat.own / TICKS : null;
 }
 
 /** One autocannon run of `seconds` (no warm-up); `.stop()` ends it early. */

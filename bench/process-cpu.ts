@@ -7,9 +7,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /** Clock ticks a second, as the /proc figures count them (USER_HZ: 100 on Linux). */
-const TICKS = 100;
+export const TICKS = 100;
 
-interface Stat {
+export interface ProcessStat {
   ppid: number;
   /** utime + stime, in ticks. */
   own: number;
@@ -17,7 +17,8 @@ interface Stat {
   children: number;
 }
 
-function stat(pid: number | string): Stat | null {
+/** A process's parent and CPU ticks, from /proc/<pid>/stat; null when it is gone or no /proc. */
+export function processStat(pid: number | string): ProcessStat | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may contain spaces) start at field 3 (state).
@@ -63,11 +64,11 @@ export function findPostmaster(port: number): number | null {
  * moves from the second sum to the first, so the difference of two readings stays whole.
  */
 export function clusterCpuSeconds(postmaster: number): number | null {
-  const root = stat(postmaster);
+  const root = processStat(postmaster);
   if (!root) return null;
   let ticks = root.own + root.children;
   for (const pid of pids()) {
-    const child = stat(pid);
+    const child = processStat(pid);
     if (child?.ppid === postmaster) ticks += child.own;
   }
   return ticks / TICKS;
@@ -78,7 +79,7 @@ export function childrenOf(pid: number): number[] {
   try {
     return pids()
       .map(Number)
-      .filter((child) => stat(child)?.ppid === pid);
+      .filter((child) => processStat(child)?.ppid === pid);
   } catch {
     return [];
   }
