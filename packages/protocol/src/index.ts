@@ -1,4 +1,5 @@
 export * from './console.schema.js';
+export * from './destination.schema.js';
 export * from './errors.js';
 export * from './invitation.schema.js';
 export * from './issue.schema.js';
