@@ -1,0 +1,57 @@
+import type { DestinationType, NotificationPayload, NotificationType } from '@debrief/protocol';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+/**
+ * The small contract between the things that cause notifications (the grouper, the counters,
+ * the spike and digest checks) and the outbox that delivers them. A producer calls
+ * `EnqueueNotifications` with the transaction that makes the change, so the change and its
+ * notification commit together; it never waits for a delivery.
+ */
+export interface NotificationEntry {
+  projectId: string;
+  type: NotificationType;
+  issueId?: string;
+  reportId?: string;
+  /** What the event carries beyond the issue and report (counts, a digest's lists, a quota's numbers). */
+  data?: Record<string, unknown>;
+  /** Only to this destination (a "send a test", a digest), instead of every subscribed one. */
+  destinationId?: string;
+}
+
+export type EnqueueNotifications = (
+  trx: Kysely<DB>,
+  entries: readonly NotificationEntry[],
+) => Promise<void>;
+
+/** One message to one destination; `id` is its `webhook-id`, the same on every attempt. */
+export interface OutgoingMessage {
+  id: string;
+  timestamp: Date;
+  payload: NotificationPayload;
+}
+
+export interface DestinationTarget {
+  id: string;
+  type: DestinationType;
+  name: string | null;
+  url: string | null;
+  to: readonly string[] | null;
+}
+
+/** How one attempt ended; the deliverer turns it into a retry, a pause or the end. */
+export interface ChannelResult {
+  ok: boolean;
+  status?: number;
+  /** From a `Retry-After` answer. */
+  retryAfterMs?: number;
+  /** A 410: the destination is gone and is disabled. */
+  gone?: boolean;
+  error?: string;
+}
+
+/** Sends one message to one destination of its type (webhook, Slack, email). */
+export type Channel = (
+  target: DestinationTarget,
+  message: OutgoingMessage,
+) => Promise<ChannelResult>;
