@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { postgresAvailable, startPostgresCluster } from './postgres-cluster.js';
 import { REQUIRE_ALL, requiredError, skipLine } from './skips.js';
+import { bundleWorkers } from './worker-bundles.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,6 +11,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  const removeBundles = await bundleWorkers();
   const off = process.env.DEBRIEF_TEST_POSTGRES === 'off';
   if (off || !postgresAvailable()) {
     const dir = process.env.POSTGRES_BIN_DIR;
@@ -24,9 +26,15 @@ export default async function setup(project: TestProject) {
     if (REQUIRE_ALL) throw requiredError(line);
     console.warn(line);
     project.provide('postgresUrl', null);
-    return;
+    return removeBundles;
   }
-  const cluster = await startPostgresCluster();
+  const cluster = await startPostgresCluster().catch((error: unknown) => {
+    removeBundles();
+    throw error;
+  });
   project.provide('postgresUrl', cluster.url);
-  return () => cluster.stop();
+  return async () => {
+    await cluster.stop();
+    removeBundles();
+  };
 }

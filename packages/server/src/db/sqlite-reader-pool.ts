@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { CompiledQuery, QueryResult } from 'kysely';
 import { errorWithCode } from '../errors/storage-fault.js';
+import { workerEntry } from '../start-worker.js';
 import type { ReadCancel } from './read-cancel.js';
 import { type ReadPool, readCancelled, readTimedOut } from './read-pool.js';
 import type { ReadAnswer, ReaderStarted, ReadRequest } from './sqlite-reader-process.js';
@@ -98,8 +99,9 @@ export class SqliteReaderPool implements ReadPool {
   }
 
   #start(): Reader {
-    const child = fork(readerEntry(), [this.path], {
-      execArgv: import.meta.url.endsWith('.ts') ? ['--import', import.meta.resolve('tsx/esm')] : [],
+    const entry = workerEntry(import.meta.url, 'sqlite-reader-process');
+    const child = fork(fileURLToPath(entry.url), [this.path], {
+      execArgv: entry.tsx ? ['--import', import.meta.resolve('tsx/esm')] : [],
       // JSON, not V8's structured clone: the answers are rows of strings, numbers and nulls, and
       // JSON.parse takes them in for less than the deserializer (the read bench's server CPU a
       // read at 200,000 reports, two runs of each: 6–33 % less on 18 of 22 rows, up to 7 % more
@@ -246,8 +248,3 @@ function carriedAsJson(value: unknown): boolean {
   );
 }
 
-/** The built entry; tests run the TypeScript sources, which the child loads through tsx. */
-function readerEntry(): string {
-  const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  return fileURLToPath(new URL(`./sqlite-reader-process.${extension}`, import.meta.url));
-}

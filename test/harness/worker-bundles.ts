@@ -1,0 +1,58 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const SERVER_SRC = fileURLToPath(new URL('../../packages/server/src/', import.meta.url));
+// Inside the server package, so the bundles' bare imports resolve to its node_modules.
+const CACHE = fileURLToPath(new URL('../../packages/server/node_modules/.cache/', import.meta.url));
+
+/** The entries a test server starts in a thread or child process of its own. */
+function entryFiles(dir = SERVER_SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entryFiles(path);
+    return /-(worker|process)\.ts$/.test(entry.name) && entry.name !== 'start-worker.ts'
+      ? [path]
+      : [];
+  });
+}
+
+// Packages of the workspace are bundled from their sources, like vitest's `source` condition;
+// every other package is loaded from node_modules as it is (native ones cannot be bundled).
+const workspaceFromSource: Plugin = {
+  name: 'workspace-from-source',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@debrief/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/**
+ * Bundles every worker and child-process entry of the server from the sources into one folder,
+ * once per test run, so a test server's threads start from plain JavaScript instead of loading
+ * tsx (start-worker.ts reads the folder from DEBRIEF_WORKER_BUNDLES). The bundles are made from
+ * the tree as it is when the run starts. Returns the folder's removal.
+ */
+export async function bundleWorkers(): Promise<() => void> {
+  const outdir = mkdtempSync(join(CACHE, 'debrief-workers-'));
+  await build({
+    entryPoints: entryFiles(),
+    outdir,
+    entryNames: '[name]',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['source'],
+    plugins: [workspaceFromSource],
+    logLevel: 'error',
+  });
+  writeFileSync(join(outdir, 'package.json'), '{"type":"module"}\n');
+  process.env.DEBRIEF_WORKER_BUNDLES = outdir;
+  return () => {
+    delete process.env.DEBRIEF_WORKER_BUNDLES;
+    rmSync(outdir, { recursive: true, force: true });
+  };
+}
