@@ -40,7 +40,11 @@ describe.each(DIALECTS)('unmerge on %s', (dialect) => {
       tool_name: 'gamma',
       details: 'Image resize returns a black square for transparent PNG files',
     });
-    const [a, b, c] = await Promise.all([a1, b1, c1].map((id) => issueOf(server, t, id)));
+    const [a, b, c] = (await Promise.all([a1, b1, c1].map((id) => issueOf(server, t, id)))) as [
+      string,
+      string,
+      string,
+    ];
     expect(await issueOf(server, t, b2)).toBe(b);
     const reasonsBefore = await reasons(t, [b1, b2]);
     const patch = await call(issuesUrl(server, t, `/${b}`), {
