@@ -23,26 +23,37 @@ export interface Likeness {
 
 const SHARED = /\(shared: ([^)]*)\)\s*$/;
 
-export function likeness(
-  a: { signature: string; members: number },
-  b: { signature: string; members: number },
-): Likeness | null {
-  let one: Signature;
-  let two: Signature;
+/** A stored signature, or null when it cannot be read (an "unsorted" issue stores none). */
+export function signatureOf(text: string): Signature | null {
   try {
-    one = parseSignature(a.signature);
-    two = parseSignature(b.signature);
+    const parsed = parseSignature(text);
+    return parsed && typeof parsed === 'object' && parsed.terms ? parsed : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * `oneWay`: only a's terms against b's centroid (would a's reports join b?), half the cost, for
+ * the list's flags.
+ */
+export function likeness(
+  a: { signature: Signature | null; members: number },
+  b: { signature: Signature | null; members: number },
+  oneWay = false,
+): Likeness | null {
+  const one = a.signature;
+  const two = b.signature;
   if (!one || !two || one.kind !== two.kind || one.tool !== two.tool) return null;
   // A threshold of 0: the engine always answers with the candidate, its similarity and reason.
   const ab = assign(one, [{ issueId: 'b', signature: two, memberCount: b.members }], [], {
     joinThreshold: 0,
   });
-  const ba = assign(two, [{ issueId: 'a', signature: one, memberCount: a.members }], [], {
-    joinThreshold: 0,
-  });
+  const ba = oneWay
+    ? ab
+    : assign(two, [{ issueId: 'a', signature: one, memberCount: a.members }], [], {
+        joinThreshold: 0,
+      });
   const top = ab.similarity >= ba.similarity ? ab : ba;
   if (top.issueId === null) return null;
   const shared = SHARED.exec(top.reason)?.[1];

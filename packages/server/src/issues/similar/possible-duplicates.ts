@@ -1,11 +1,14 @@
 import type { IssueSummary } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { likeness, SUGGESTED_KINDS } from './likeness.js';
+import { likeness, SUGGESTED_KINDS, signatureOf } from './likeness.js';
 import { listCandidatesOfPairs, listIssueKinds, listRejectedPairs } from './similar.repository.js';
 
-/** Per (tool, kind) of a list page: the flag is a hint, its cost must stay small. */
-const PAGE_CANDIDATES = 30;
+/**
+ * Per (tool, kind) of a list page, the most recently seen: the flag is a hint, and its cost must
+ * stay small beside the list's own (~1-2 ms for a page of 50 issues of one tool).
+ */
+const PAGE_CANDIDATES = 12;
 
 /**
  * The issues of a list page that are likely duplicates of a larger issue of the same tool and
@@ -42,6 +45,16 @@ export async function flagPossibleDuplicates(
   const isRejected = (a: string, b: string) =>
     rejectedPairs.has(a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
   const counts = new Map(issues.map((i) => [i.id, i.report_count]));
+  // Each signature parsed once: a page compares each of its issues with up to PAGE_CANDIDATES.
+  const parsed = new Map<string, ReturnType<typeof signatureOf>>();
+  const signature = (row: { id: string; signature: string }) => {
+    let found = parsed.get(row.id);
+    if (found === undefined) {
+      found = signatureOf(row.signature);
+      parsed.set(row.id, found);
+    }
+    return found;
+  };
   const flags = new Map<string, string>();
   for (const row of page) {
     const members = counts.get(row.id) ?? 1;
@@ -54,8 +67,9 @@ export async function flagPossibleDuplicates(
       if (otherMembers < members || (otherMembers === members && other.id < row.id)) continue;
       if (isRejected(row.id, other.id)) continue;
       const alike = likeness(
-        { signature: row.signature, members },
-        { signature: other.signature, members: otherMembers },
+        { signature: signature(row), members },
+        { signature: signature(other), members: otherMembers },
+        true,
       );
       if (alike?.joins && (!best || alike.score > best.score))
         best = { id: other.id, score: alike.score };

@@ -5,7 +5,7 @@ import { getOwnedProject } from '../../projects/project.service.js';
 import { findIssue } from '../issue.repository.js';
 import { issueNotFound } from '../issue-read.service.js';
 import { toIssueSummary } from '../issue-wire.js';
-import { likeness, SUGGESTED_KINDS, suggestFrom } from './likeness.js';
+import { likeness, SUGGESTED_KINDS, signatureOf, suggestFrom } from './likeness.js';
 import { insertRejection, listRejectedPairs, listSimilarCandidates } from './similar.repository.js';
 
 const ISSUE_ID = /^[0-9a-f]{32}$/;
@@ -38,12 +38,13 @@ export async function getSimilarIssues(
   const skip = new Set(rejected.flatMap((pair) => [pair.issue_a, pair.issue_b]));
   const from = suggestFrom(issue.kind);
   const found: SimilarIssues['similar'] = [];
+  const mine = { signature: signatureOf(issue.signature), members: Number(issue.report_count) };
   for (const candidate of candidates) {
     if (candidate.id === issueId || skip.has(candidate.id)) continue;
-    const alike = likeness(
-      { signature: issue.signature, members: Number(issue.report_count) },
-      { signature: candidate.signature, members: Number(candidate.report_count) },
-    );
+    const alike = likeness(mine, {
+      signature: signatureOf(candidate.signature),
+      members: Number(candidate.report_count),
+    });
     if (!alike || alike.score < from) continue;
     found.push({ issue: toIssueSummary(candidate), score: alike.score, reason: alike.reason });
   }
