@@ -112,7 +112,7 @@ export const FIELD_DESCRIPTIONS = {
   issue_id:
     'The issue the report belongs to (32 hex). null only until the background grouper has placed it, a moment after the 201.',
   issue_reason:
-    'Why the report joined its issue: the grouping\'s reason (e.g. "same tool, 0.82 similar to …"), or that a developer moved it.',
+    'Why the report joined its issue: the grouping\'s reason (e.g. "same tool, 0.82 similar to …"), `rule: <name>` when a grouping rule placed it, or that a developer moved it.',
 };
 
 /** A schema of the document's components, generated from the protocol: JSON Schema by name. */

