@@ -4,7 +4,12 @@ import type { AppContext } from '../../context.js';
 import { toWireTimestamp } from '../../db/wire-timestamp.js';
 import { ApiError } from '../../errors/api-error.js';
 import { getOwnedProject } from '../../projects/project.service.js';
-import { parseSignature, removeFromSignature, serializeSignature } from '../grouping/index.js';
+import {
+  parseSignature,
+  removeFromSignature,
+  type Signature,
+  serializeSignature,
+} from '../grouping/index.js';
 import {
   deleteIssue,
   findIssue,
@@ -83,7 +88,7 @@ export async function unmergeIssue(
     }
     const chosen = named ? merges.filter((m) => named.includes(m.issue_id)) : merges;
     const now = new Date();
-    let signature = parseSignature(target.signature);
+    let signature: Signature | null = parseSignature(target.signature);
     const back: string[] = [];
     for (const merge of chosen) {
       await restoreIssue(trx, merge, now);
@@ -93,10 +98,13 @@ export async function unmergeIssue(
         await setIssueOutcome(trx, merge.issue_id, dominantOutcome(counts, 'failure'));
         back.push(merge.issue_id);
       } else await deleteIssue(trx, merge.issue_id);
-      signature = removeFromSignature(signature, parseSignature(merge.signature)) ?? signature;
+      // An "unsorted" issue stores no signature (null): nothing to take away then.
+      const mergedSignature = parseSignature(merge.signature);
+      if (signature && mergedSignature)
+        signature = removeFromSignature(signature, mergedSignature) ?? signature;
       await deleteMergeRecord(trx, merge.id);
     }
-    await setIssueSignature(trx, target.id, serializeSignature(signature));
+    if (signature) await setIssueSignature(trx, target.id, serializeSignature(signature));
     const counts = await recountIssue(trx, project.id, target.id, now);
     if (counts) await setIssueOutcome(trx, target.id, dominantOutcome(counts, 'failure'));
     return back;
