@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type ApiClient, ApiFailure } from './api/api-client';
 import type { Session } from './api/console.types';
 import { AuthPage, type SignupPolicy } from './auth/auth.page';
+import { GroupingRulesPage } from './grouping-rules/grouping-rules.page';
 import { IntegratePage } from './integrate/integrate.page';
 import { InvitationsPage } from './invitations/invitations.page';
 import { IssuePage } from './issues/issue.page';
@@ -138,7 +139,7 @@ function Routes({ path }: { path: string }) {
   if (path === '/invitations') return <InvitationsPage />;
   // A project's front page is its Issues view; the flat reports list is one tab away.
   const match =
-    /^\/projects\/([0-9a-f]{32})(?:\/(reports|integrate|keys|issues\/([0-9a-f]{32})))?\/?$/.exec(
+    /^\/projects\/([0-9a-f]{32})(?:\/(reports|integrate|keys|rules|issues\/([0-9a-f]{32})))?\/?$/.exec(
       path,
     );
   if (match) {
@@ -153,6 +154,8 @@ function Routes({ path }: { path: string }) {
             <IntegratePage project={project} />
           ) : tab === 'keys' ? (
             <ProjectKeysPage project={project} />
+          ) : tab === 'rules' ? (
+            <GroupingRulesPage project={project} />
           ) : tab === 'reports' ? (
             <ReportsPage project={project} />
           ) : issueId ? (

@@ -1,6 +1,7 @@
 export * from './console.schema.js';
 export * from './destination.schema.js';
 export * from './errors.js';
+export * from './grouping-control.schema.js';
 export * from './invitation.schema.js';
 export * from './issue.schema.js';
 export * from './issues.js';

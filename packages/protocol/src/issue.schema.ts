@@ -94,6 +94,11 @@ export const IssueSummary = z.object({
   last_seen: WireTimestamp,
   /** The `details` of its most recent report, cut to 280 characters. */
   sample_details: z.string(),
+  /**
+   * Issues list only: a larger issue of the same tool this one is likely a duplicate of (GET
+   * …/issues/{id}/similar says why), or null; absent everywhere else.
+   */
+  possible_duplicate_of: Id32.nullable().optional(),
 });
 export type IssueSummary = z.infer<typeof IssueSummary>;
 

@@ -60,6 +60,15 @@ export function IssueRow({
           {issue.status !== 'open' && (
             <span className="pill">{issue.status === 'resolved' ? 'Resolved' : 'Ignored'}</span>
           )}
+          {issue.possible_duplicate_of && (
+            <Link
+              to={`/projects/${projectId}/issues/${issue.possible_duplicate_of}`}
+              className="pill pill-duplicate"
+              title="Its reports are very like those of a larger issue: open it to merge or keep apart"
+            >
+              Possible duplicate
+            </Link>
+          )}
         </div>
         <div className="issue-meta muted small">
           <span className={`badge badge-${issue.outcome}`}>{OUTCOME_LABELS[issue.outcome]}</span>

@@ -19,6 +19,8 @@ import { RelativeTime } from '../ui/relative-time';
 import { useTitle } from '../ui/use-title';
 import { IssuePicker } from './issue-picker';
 import { IssueReports } from './issue-reports';
+import { MergedIssuesCard } from './merged-issues';
+import { SimilarIssuesCard } from './similar-issues';
 
 const CHART_DAYS = 30;
 const STATUS_LABELS: Record<IssueStatus, string> = {
@@ -165,6 +167,18 @@ export function IssuePage({ project, issueId }: { project: ConsoleProject; issue
           <Breakdown title="Agent clients" rows={data.clients.map((c) => [c.client, c.count])} />
         </section>
       </div>
+      <SimilarIssuesCard
+        projectId={project.id}
+        issueId={issueId}
+        version={`${data.report_count}:${data.updated_at}`}
+        onMerged={issue.reload}
+      />
+      <MergedIssuesCard
+        projectId={project.id}
+        issueId={issueId}
+        version={`${data.report_count}:${data.updated_at}`}
+        onUnmerged={issue.reload}
+      />
       <section className="card" aria-labelledby="issue-chart-title">
         <h3 id="issue-chart-title" className="card-title">
           Reports per day <span className="muted small">(last {CHART_DAYS} days, UTC)</span>

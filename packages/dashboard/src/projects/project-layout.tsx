@@ -9,6 +9,7 @@ import { useTitle } from '../ui/use-title';
 const TABS = [
   { id: 'issues', label: 'Issues', suffix: '' },
   { id: 'reports', label: 'Reports', suffix: '/reports' },
+  { id: 'rules', label: 'Grouping rules', suffix: '/rules' },
   { id: 'integrate', label: 'Integrate', suffix: '/integrate' },
   { id: 'keys', label: 'Keys', suffix: '/keys' },
 ] as const;

@@ -1,22 +1,33 @@
 import {
+  CreateGroupingRuleBody,
   DETAILS_MAX_LENGTH,
+  DeletedGroupingRule,
+  GroupingRule,
+  GroupingRuleList,
   IssueDetail,
   IssueList,
   LABEL_MAX_LENGTH,
   METADATA_MAX_BYTES,
   METADATA_MAX_KEYS,
+  MergedIssueList,
   MergeIssueBody,
   MovedReport,
   MoveReportBody,
   ProblemDetails,
   Project,
   ProjectList,
+  RejectedSimilar,
+  RejectSimilarBody,
   Report,
   ReportList,
   ServiceIndex,
+  SimilarIssues,
   SubmitReportBody,
   SubmitReportResponse,
   TimeBoundParam,
+  UnmergedIssue,
+  UnmergeIssueBody,
+  UpdateGroupingRuleBody,
   UpdateIssueBody,
 } from '@debrief/protocol';
 import { z } from 'zod';
@@ -101,7 +112,7 @@ export const FIELD_DESCRIPTIONS = {
   issue_id:
     'The issue the report belongs to (32 hex). null only until the background grouper has placed it, a moment after the 201.',
   issue_reason:
-    'Why the report joined its issue: the grouping\'s reason (e.g. "same tool, 0.82 similar to …"), or that a developer moved it.',
+    'Why the report joined its issue: the grouping\'s reason (e.g. "same tool, 0.82 similar to …"), `rule: <name>` when a grouping rule placed it, or that a developer moved it.',
 };
 
 /** A schema of the document's components, generated from the protocol: JSON Schema by name. */
@@ -118,12 +129,23 @@ const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   IssueList,
   IssueDetail,
   MovedReport,
+  SimilarIssues,
+  RejectedSimilar,
+  MergedIssueList,
+  UnmergedIssue,
+  GroupingRule,
+  GroupingRuleList,
+  DeletedGroupingRule,
 };
 const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   SubmitReportBody,
   UpdateIssueBody,
   MergeIssueBody,
   MoveReportBody,
+  RejectSimilarBody,
+  UnmergeIssueBody,
+  CreateGroupingRuleBody,
+  UpdateGroupingRuleBody,
 };
 
 const PROPERTY_DESCRIPTIONS: Record<string, Record<string, string>> = {

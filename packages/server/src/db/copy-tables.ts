@@ -48,6 +48,11 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   // Issues before the reports that name them, and the moves they remember.
   { table: 'issues', action: 'copy' },
   { table: 'issue_exemplars', action: 'copy' },
+  // A project's grouping rules, undoable merges and rejected suggestions.
+  { table: 'grouping_rules', action: 'copy' },
+  { table: 'issue_merges', action: 'copy' },
+  { table: 'issue_merge_reports', action: 'copy' },
+  { table: 'similar_rejections', action: 'copy' },
   { table: 'reports', action: 'copy' },
   // Each placed report's issue (migration 0017), and the reports waiting for one (0019).
   { table: 'report_issues', action: 'copy' },

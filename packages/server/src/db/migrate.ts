@@ -25,6 +25,9 @@ import { weekToolsMigration } from './migrations/0016-week-tools.js';
 import { reportIssuesMigration } from './migrations/0017-report-issues.js';
 import { outcomeCountsMigration } from './migrations/0018-outcome-counts.js';
 import { groupingQueueMigration } from './migrations/0019-grouping-queue.js';
+import { groupingRulesMigration } from './migrations/0020-grouping-rules.js';
+import { issueMergesMigration } from './migrations/0021-issue-merges.js';
+import { similarRejectionsMigration } from './migrations/0022-similar-rejections.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -50,6 +53,9 @@ export function migrations(db: Database): Record<string, Migration> {
     '0017-report-issues': reportIssuesMigration(db.dialect),
     '0018-outcome-counts': outcomeCountsMigration(db.dialect),
     '0019-grouping-queue': groupingQueueMigration(db.dialect),
+    '0020-grouping-rules': groupingRulesMigration(db.dialect),
+    '0021-issue-merges': issueMergesMigration(db.dialect),
+    '0022-similar-rejections': similarRejectionsMigration(db.dialect),
   };
 }
 

@@ -173,6 +173,59 @@ export interface IssueExemplarsTable {
   created_at: Timestamp;
 }
 
+/** A project's grouping rules, applied before the engine (migration 0020; issues/rules/). */
+export interface GroupingRulesTable {
+  id: string;
+  project_id: string;
+  /** route | never_join */
+  type: string;
+  name: string;
+  pattern: string | null;
+  /** text | regex */
+  pattern_type: string | null;
+  tool_name: string | null;
+  issue_id: string | null;
+  tool_a: string | null;
+  tool_b: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A merge that unmerge can undo: the merged issue as it was (migration 0021; issues/merges/). */
+export interface IssueMergesTable {
+  id: string;
+  project_id: string;
+  into_issue_id: string;
+  issue_id: string;
+  title: string;
+  status: string;
+  regressed_at: Timestamp | null;
+  resolved_at: Timestamp | null;
+  note: string | null;
+  tool_name: string | null;
+  kind: string;
+  signature: string;
+  created_at: Timestamp;
+  merged_at: Timestamp;
+}
+
+/** The reports a merge brought into its issue (migration 0021). */
+export interface IssueMergeReportsTable {
+  merge_id: string;
+  report_id: string;
+  /** Its reason in the merged issue, given back on unmerge. */
+  issue_reason: string | null;
+}
+
+/** Issue pairs a developer said are not the same problem (migration 0022; issues/similar/). */
+export interface SimilarRejectionsTable {
+  project_id: string;
+  /** The smaller id of the pair. */
+  issue_a: string;
+  issue_b: string;
+  created_at: Timestamp;
+}
+
 export interface UsageCountersTable {
   account_id: string;
   /** UTC calendar month, `YYYY-MM`. */
@@ -299,6 +352,10 @@ export interface DB {
   issues: IssuesTable;
   grouping_progress: GroupingProgressTable;
   issue_exemplars: IssueExemplarsTable;
+  grouping_rules: GroupingRulesTable;
+  issue_merges: IssueMergesTable;
+  issue_merge_reports: IssueMergeReportsTable;
+  similar_rejections: SimilarRejectionsTable;
 }
 
 export function toDate(value: Date | string): Date {

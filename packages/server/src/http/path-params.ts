@@ -9,3 +9,4 @@ export const ProjectIssueParams = z.object({ projectId: z.string(), issueId: z.s
 export const ProjectReportParams = z.object({ projectId: z.string(), reportId: z.string() });
 /** The dashboard console's routes of one thing: `/v1/console/projects/:id/…`, `…/api-keys/:id`. */
 export const IdParams = z.object({ id: z.string() });
+export const ProjectRuleParams = z.object({ projectId: z.string(), ruleId: z.string() });

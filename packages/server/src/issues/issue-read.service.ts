@@ -15,6 +15,7 @@ import {
 import { countsOfRow } from './issue-counts.js';
 import { countIssuesInRange, listIssuesInRange } from './issue-range.repository.js';
 import { toIssueSummary } from './issue-wire.js';
+import { flagPossibleDuplicates } from './similar/possible-duplicates.js';
 
 const BREAKDOWN_LIMIT = 20;
 const DAILY_DAYS = 90;
@@ -63,7 +64,7 @@ export async function listIssues(
   }
   return {
     project: { id: project.id, name: project.name },
-    issues,
+    issues: await flagPossibleDuplicates(ctx.db, project.id, issues),
     pagination: { page: query.page, limit: query.limit, total },
   };
 }

@@ -30,6 +30,7 @@ import { announceIssueChanges } from './issue-announcements.js';
 import { dominantOutcome } from './issue-counts.js';
 import { getIssue, issueNotFound } from './issue-read.service.js';
 import { toIssueSummary } from './issue-wire.js';
+import { rememberMerge } from './merges/remember-merge.js';
 import { bumpIssuesVersion, insertIssue, lockGroupingProgress } from './pipeline/index.js';
 
 /** The reason shown on a report a developer moved. */
@@ -42,7 +43,7 @@ const ISSUE_ID = /^[0-9a-f]{32}$/;
  * under way), so that a report is never assigned to an issue being merged away, nor counted
  * on the wrong side of a move.
  */
-async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<DB>) => Promise<T>) {
+export async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<DB>) => Promise<T>) {
   return ctx.db.transaction().execute(async (trx) => {
     await lockGroupingProgress(trx, ctx.database.dialect, { wait: true });
     await bumpIssuesVersion(trx);
@@ -88,7 +89,8 @@ export async function updateIssue(
 /**
  * Merges an issue into another of the same project: its reports and remembered moves join
  * `into`, whose counters are recounted, and the merged issue is deleted (its id then answers
- * 404). `into` keeps its own status, title and note.
+ * 404). `into` keeps its own status, title and note. What unmerge needs is recorded first
+ * (merges/remember-merge.ts), which also refuses a merge a never-join rule forbids.
  */
 export async function mergeIssue(
   ctx: AppContext,
@@ -118,6 +120,7 @@ export async function mergeIssue(
       );
     }
     const now = new Date();
+    await rememberMerge(trx, source, target, now);
     await moveIssueMembers(trx, project.id, source.id, target.id);
     // The merged issue's reports now describe `into` too: later reports like them join it.
     const signature = mergeSignatures(

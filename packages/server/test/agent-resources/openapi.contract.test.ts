@@ -313,6 +313,96 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
     );
   });
 
+  it('grouping control: similar issues, rejections, rules, merges and unmerge', async () => {
+    const key = (await createApiKey(server.ctx.db, t.accountId, 'triage', ['read', 'triage'])).key;
+    const base = `${server.url}/v1/dashboard/${t.projectId}`;
+    const ISSUE = '/v1/dashboard/{projectId}/issues/{issueId}';
+    const RULES = '/v1/dashboard/{projectId}/grouping-rules';
+    const RULE = '/v1/dashboard/{projectId}/grouping-rules/{ruleId}';
+    for (const details of [
+      'Upload failed: the file size limit of 10 MB was exceeded for attachments',
+      'Login rejected because the session cookie expired overnight',
+    ]) {
+      await submit({ ingest_key: t.ingestKey, outcome: 'failure', details, tool_name: 'gc' });
+    }
+    let issues: string[] = [];
+    for (let i = 0; i < 60 && issues.length < 2; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const res = await call(`${base}/issues?tool_name=gc`, { headers: bearer(key) });
+      issues = res.body.issues.map((issue: { id: string }) => issue.id);
+    }
+    const [a, b] = issues as [string, string];
+    const get = (path: string) => call(`${base}${path}`, { headers: bearer(key) });
+    const post = (path: string, body: unknown, apiKey = key) =>
+      call(`${base}${path}`, { body, headers: bearer(apiKey) });
+    contract.check(await get(`/issues/${a}/similar`), `${ISSUE}/similar`, 'get');
+    contract.check(await get(`/issues/${'0'.repeat(32)}/similar`), `${ISSUE}/similar`, 'get');
+    contract.check(
+      await post(`/issues/${a}/similar/reject`, { issue_id: b }),
+      `${ISSUE}/similar/reject`,
+      'post',
+    );
+    contract.check(
+      await post(`/issues/${a}/similar/reject`, { issue_id: a }),
+      `${ISSUE}/similar/reject`,
+      'post',
+    );
+    const rule = contract.check(
+      await post('/grouping-rules', {
+        type: 'route',
+        name: 'uploads',
+        pattern: 'size limit',
+        tool_name: 'gc',
+        issue_id: a,
+      }),
+      RULES,
+      'post',
+    );
+    contract.check(
+      await post('/grouping-rules', {
+        type: 'route',
+        name: 'bad',
+        pattern: '(a+)+$',
+        pattern_type: 'regex',
+        issue_id: a,
+      }),
+      RULES,
+      'post',
+    );
+    contract.check(await get('/grouping-rules'), RULES, 'get');
+    const ruleUrl = `${base}/grouping-rules/${rule.body.id}`;
+    contract.check(
+      await call(ruleUrl, {
+        method: 'PATCH',
+        body: { name: 'uploads (gc)' },
+        headers: bearer(key),
+      }),
+      RULE,
+      'patch',
+    );
+    contract.check(
+      await call(ruleUrl, { method: 'PATCH', body: { tools: ['x', 'y'] }, headers: bearer(key) }),
+      RULE,
+      'patch',
+    );
+    contract.check(await call(ruleUrl, { method: 'DELETE', headers: bearer(key) }), RULE, 'delete');
+    contract.check(await call(ruleUrl, { method: 'DELETE', headers: bearer(key) }), RULE, 'delete');
+    contract.check(await post(`/issues/${b}/merge`, { into: a }), `${ISSUE}/merge`, 'post');
+    const merges = contract.check(await get(`/issues/${a}/merges`), `${ISSUE}/merges`, 'get');
+    expect(merges.body.merged.map((m: { id: string }) => m.id)).toEqual([b]);
+    contract.check(
+      await post(`/issues/${a}/unmerge`, { issue_ids: ['f'.repeat(32)] }),
+      `${ISSUE}/unmerge`,
+      'post',
+    );
+    const split = contract.check(
+      await post(`/issues/${a}/unmerge`, {}),
+      `${ISSUE}/unmerge`,
+      'post',
+    );
+    expect(split.body.restored.map((i: { id: string }) => i.id)).toEqual([b]);
+  });
+
   it('the document refuses what the server refuses, and types what clients send', async () => {
     const doc = contract.doc;
     const submitBody = contract.schemaFor(

@@ -18,6 +18,8 @@ import {
   titleFor,
 } from '../grouping/index.js';
 import { countsOfRow, dominantOutcome, emptyCounts, totalOf } from '../issue-counts.js';
+import { loadRules } from '../rules/load-rules.js';
+import { NO_RULES, type ProjectRules, ruleReason } from '../rules/rule-matcher.js';
 import {
   findIssueState,
   type IssueUpdate,
@@ -103,6 +105,11 @@ export async function groupReports(
   const keyed = keyedByPool(reports);
   const kept = cache?.take(version) ?? new Map<string, Pool>();
   const pools = await loadPools(trx, keyed, kept);
+  const rules = await loadRules(
+    trx,
+    keyed.map(({ report }) => report.project_id),
+    cache?.rules() ?? new Map<string, ProjectRules>(),
+  );
   const working = new Map<string, WorkingIssue>();
   const created: NewIssue[] = [];
   const changes: Change[] = [];
@@ -112,12 +119,30 @@ export async function groupReports(
   /** The last report the engine read, and its signature. */
   let previous: { report: ReportToGroup; signature: Signature } | null = null;
 
+  /** An issue of the report's project, as the batch holds it (read once, then kept). */
+  const issueOf = async (id: string, pool: Pool, projectId: string) => {
+    let found = working.get(id);
+    if (!found) {
+      const state = pool.states.get(id) ?? (await findIssueState(trx, id));
+      // Never across projects, whatever the engine answers.
+      if (state && state.project_id === projectId) {
+        found = fromState(state);
+        working.set(found.id, found);
+      }
+    }
+    return found;
+  };
+
   for (const { report, key, name } of keyed) {
     const pool = pools.get(name) as Pool;
+    const projectRules = rules.get(report.project_id) ?? NO_RULES;
     let signature: Signature;
     let choice: Pick<Assignment, 'issueId' | 'reason'>;
-    /** The engine's answer; null when the report repeats one whose issue is known. */
+    /** The engine's answer; null when the report repeats one whose issue is known, or a rule placed it. */
     let assignment: Assignment | null = null;
+    // The developer's rules come before the engine; a rule whose issue is gone is passed over.
+    let routed = projectRules.route(report);
+    if (routed && !(await issueOf(routed.issueId, pool, report.project_id))) routed = null;
     try {
       // The same input as the report before it: the same signature, without asking again.
       signature =
@@ -125,13 +150,13 @@ export async function groupReports(
           ? previous.signature
           : engine.fingerprint(report);
       previous = { report, signature };
-      const repeated = pool.repeats.recall(signature);
-      if (!repeated) {
+      const repeated = routed ? null : pool.repeats.recall(signature);
+      if (!routed && !repeated) {
         // A comparison reads the candidates' signatures: each as widening one by one leaves it.
         widening.settle();
         assignment = engine.assign(signature, pool.candidates, pool.pinned);
       }
-      choice = repeated ?? (assignment as Assignment);
+      choice = routed ?? repeated ?? (assignment as Assignment);
     } catch (error) {
       // One report the engine cannot handle must not stall grouping for every report behind
       // it: it joins its tool's "unsorted" issue, which a developer can merge or move from.
@@ -140,23 +165,18 @@ export async function groupReports(
       members.push(addReport(unsorted, report, why));
       continue;
     }
-    let issue = choice.issueId ? working.get(choice.issueId) : undefined;
-    if (!issue && choice.issueId) {
-      const state = pool.states.get(choice.issueId) ?? (await findIssueState(trx, choice.issueId));
-      // Never across projects, whatever the engine answers.
-      if (state && state.project_id === report.project_id) {
-        issue = fromState(state);
-        working.set(issue.id, issue);
-      }
-    }
+    let issue = choice.issueId ? await issueOf(choice.issueId, pool, report.project_id) : undefined;
+    // A never-join rule keeps the report out of an issue of a tool it is kept apart from.
+    const apart = issue && projectRules.apart(report.tool_name, issue.toolName);
+    if (apart) issue = undefined;
     let reason = choice.reason;
-    // The engine's issue cannot be used (another project's, or gone): a new one is opened.
+    // The chosen issue cannot be used (another project's, gone, or kept apart): a new one is opened.
     const overruled = !issue && choice.issueId !== null;
     const joinsExisting = issue !== undefined;
     if (!issue) {
       issue = openIssue(opened, report, key.kind, signature);
       pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
-      reason = NEW_ISSUE_REASON;
+      reason = apart ? `${NEW_ISSUE_REASON} (${ruleReason(apart.name)})` : NEW_ISSUE_REASON;
     }
     const joined = issue;
     const candidate = pool.candidates.find((c) => c.issueId === joined.id);

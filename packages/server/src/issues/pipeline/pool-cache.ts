@@ -1,5 +1,6 @@
 import { toDate } from '../../db/schema.js';
 import { CANDIDATE_LIMIT, type RepeatedReports, type Signature } from '../grouping/index.js';
+import type { ProjectRules } from '../rules/rule-matcher.js';
 import type { IssueState } from './grouping.repository.js';
 
 /** A tool's candidates and remembered moves, as group-batch.ts reads them for a batch. */
@@ -32,6 +33,8 @@ const MAX_CACHED_CANDIDATES = 10_000;
 export class PoolCache {
   #version: number | null = null;
   readonly #pools = new Map<string, Pool>();
+  /** Projects' grouping rules, kept as the pools are: rule writes bump the version too. */
+  readonly #rules = new Map<string, ProjectRules>();
   #staged: { version: number; pools: Map<string, Pool> } | null = null;
 
   /**
@@ -46,6 +49,11 @@ export class PoolCache {
   take(version: number): ReadonlyMap<string, Pool> {
     if (!this.unchangedAt(version)) this.forget();
     return this.#pools;
+  }
+
+  /** The rules kept (after take(version) has checked the version), for the batch to add to. */
+  rules(): Map<string, ProjectRules> {
+    return this.#rules;
   }
 
   /**
@@ -98,6 +106,7 @@ export class PoolCache {
   forget(): void {
     this.#version = null;
     this.#pools.clear();
+    this.#rules.clear();
     this.#staged = null;
   }
 }

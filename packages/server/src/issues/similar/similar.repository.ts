@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { SUMMARY_COLUMNS } from '../issue.repository.js';
+
+/** The SQL of similar-issue suggestions: the candidates, and the pairs a developer rejected. */
+
+/**
+ * The issues an issue could be a duplicate of: the project's issues of the same tool and kind
+ * (the grouping engine compares nothing else), most recently seen first, at most `limit`.
+ */
+export async function listSimilarCandidates(
+  db: Kysely<DB>,
+  projectId: string,
+  toolName: string | null,
+  kind: string,
+  limit: number,
+) {
+  return db
+    .selectFrom('issues')
+    .select([...SUMMARY_COLUMNS, 'signature'])
+    .where('project_id', '=', projectId)
+    .where('tool_name', toolName === null ? 'is' : '=', toolName)
+    .where('kind', '=', kind)
+    .orderBy('last_seen', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The candidates of several (tool, kind) pairs of a project at once: for a page of the list. */
+export async function listCandidatesOfPairs(
+  db: Kysely<DB>,
+  projectId: string,
+  pairs: readonly { toolName: string | null; kind: string }[],
+  limit: number,
+) {
+  const parts = pairs.map((pair, i) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom('issues')
+          .select(['id', 'tool_name', 'kind', 'signature', 'report_count'])
+          .where('project_id', '=', projectId)
+          .where('tool_name', pair.toolName === null ? 'is' : '=', pair.toolName)
+          .where('kind', '=', pair.kind)
+          .orderBy('last_seen', 'desc')
+          .limit(limit)
+          .as(`s${i}`),
+      )
+      .selectAll(),
+  );
+  const [first, ...rest] = parts;
+  if (!first) return [];
+  return rest.reduce((q, part) => q.unionAll(part), first).execute();
+}
+
+/** The kind and tool of the issues of a page, for listCandidatesOfPairs. */
+export async function listIssueKinds(db: Kysely<DB>, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('issues')
+    .select(['id', 'tool_name', 'kind', 'signature'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The issues a developer said are not the same problem as one of `ids`. */
+export async function listRejectedPairs(
+  db: Kysely<DB>,
+  projectId: string,
+  ids: readonly string[],
+): Promise<{ issue_a: string; issue_b: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('similar_rejections')
+    .select(['issue_a', 'issue_b'])
+    .where('project_id', '=', projectId)
+    .where((eb) => eb.or([eb('issue_a', 'in', ids), eb('issue_b', 'in', ids)]))
+    .execute();
+}
+
+export async function insertRejection(
+  db: Kysely<DB>,
+  projectId: string,
+  a: string,
+  b: string,
+  now: Date,
+): Promise<void> {
+  const [first, second] = a < b ? [a, b] : [b, a];
+  await db
+    .insertInto('similar_rejections')
+    .values({
+      project_id: projectId,
+      issue_a: first,
+      issue_b: second,
+      created_at: now.toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['project_id', 'issue_a', 'issue_b']).doNothing())
+    .execute();
+}
