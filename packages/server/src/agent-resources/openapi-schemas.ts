@@ -1,5 +1,6 @@
 import {
   DETAILS_MAX_LENGTH,
+  IssueActivityList,
   IssueDetail,
   IssueList,
   LABEL_MAX_LENGTH,
@@ -117,6 +118,7 @@ const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   ServiceIndex,
   IssueList,
   IssueDetail,
+  IssueActivityList,
   MovedReport,
 };
 const INPUT_COMPONENTS: Record<string, z.ZodType> = {

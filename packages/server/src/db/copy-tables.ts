@@ -48,6 +48,7 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   // Issues before the reports that name them, and the moves they remember.
   { table: 'issues', action: 'copy' },
   { table: 'issue_exemplars', action: 'copy' },
+  { table: 'issue_activity', action: 'copy' },
   { table: 'reports', action: 'copy' },
   // Each placed report's issue (migration 0017), and the reports waiting for one (0019).
   { table: 'report_issues', action: 'copy' },
