@@ -121,7 +121,7 @@ export function AuthPage({
             {busy ? 'One moment…' : signingUp ? 'Create account' : 'Sign in'}
           </button>
         </form>
-        {signingUp && policy.firstSignup && !invitation ? null : signingUp ? (
+        {signingUp ? (
           <p className="auth-switch">
             Already have an account? <Link to="/signin">Sign in</Link>
           </p>
