@@ -120,7 +120,7 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
     await grouped(reports.length);
 
     await page.goto(projectUrl());
-    await expect.poll(() => rows().count()).toBe(25);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(25);
     await page.getByText('Page 1 of 2').waitFor();
     await expect(
       page.locator('.issue-row', { hasText: 'Successful calls of' }).count(),
@@ -130,29 +130,29 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
     ).resolves.toBe('true');
 
     await page.getByRole('button', { name: 'Successes' }).click();
-    await expect.poll(() => rows().count()).toBe(3);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(3);
     await page.locator('.issue-row', { hasText: 'Successful calls of lookup_city' }).waitFor();
     await page.getByRole('button', { name: 'Requests' }).click();
-    await expect.poll(() => rows().count()).toBe(2);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(2);
     await page.getByRole('button', { name: 'Problems' }).click();
-    await expect.poll(() => rows().count()).toBe(25);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(25);
 
     // The outcome and tool filters of the API.
     await page.getByLabel('Outcome').selectOption('gave_up');
-    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(1);
     await page.locator('.issue-row', { hasText: 'render_pdf' }).waitFor();
     await page.getByLabel('Outcome').selectOption('');
     await page.getByLabel('Tool').selectOption('tool_05');
-    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(1);
     await page.getByLabel('Tool').selectOption('');
-    await expect.poll(() => rows().count()).toBe(25);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(25);
   });
 
   it('finds an issue on page 2 by searching every title', async () => {
     await expect(page.locator('.issue-row', { hasText: 'Output format' }).count()).resolves.toBe(0);
     await page.keyboard.press('/');
     await page.keyboard.type('output FORMAT');
-    await expect.poll(() => rows().count()).toBe(2);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(2);
     await page.locator('.issue-row', { hasText: 'render_csv' }).waitFor();
     await page.locator('.issue-row', { hasText: 'render_pdf' }).waitFor();
     expect(page.url()).toMatch(/[?&]q=output\+FORMAT/);
@@ -160,18 +160,18 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
     await page.getByLabel('Search titles').fill('no such words');
     await page.getByText('has “no such words” in its title').waitFor();
     await page.getByLabel('Search titles').fill('');
-    await expect.poll(() => rows().count()).toBe(25);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(25);
   });
 
   it('titles a German report whole, never cut inside its parenthesis', async () => {
     await send([{ outcome: 'failure', tool_name: 'dokumente_suchen', details: GERMAN_DETAILS }]);
     await page.getByLabel('Search titles').fill('Die Antwort');
-    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(1);
     await expect(rows().first().locator('.issue-title').textContent()).resolves.toBe(
       'Die Antwort des Werkzeugs enthält (z. B. bei Umlauten) falsch kodierte Zeichen',
     );
     await page.getByLabel('Search titles').fill('');
-    await expect.poll(() => rows().count()).toBe(25);
+    await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(25);
   });
 
   it('keeps the header’s reports this month current while the issues are open', async () => {
@@ -246,20 +246,20 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
       .locator('.report-list > li')
       .evaluateAll((items) => items.map((item) => item.getAttribute('data-report-id')));
     const focused = () =>
-      page.evaluate(() => document.activeElement?.getAttribute('data-report-id') ?? null);
+      page.evaluate(`document.activeElement?.getAttribute('data-report-id') ?? null`);
     await page.keyboard.press('j');
-    await expect.poll(focused).toBe(ids[0]);
+    await expect.poll(focused, { timeout: STEP_MS }).toBe(ids[0]);
     await page.keyboard.press('j');
-    await expect.poll(focused).toBe(ids[1]);
+    await expect.poll(focused, { timeout: STEP_MS }).toBe(ids[1]);
     await page.keyboard.press('k');
-    await expect.poll(focused).toBe(ids[0]);
+    await expect.poll(focused, { timeout: STEP_MS }).toBe(ids[0]);
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/issues\/[0-9a-f]{32}$/);
     await page.goBack();
     await page.locator('.report-list > li').first().waitFor();
     await page.keyboard.press('/');
     await expect
-      .poll(() => page.evaluate(() => document.activeElement?.tagName ?? ''))
+      .poll(() => page.evaluate(`document.activeElement?.tagName ?? ''`), { timeout: STEP_MS })
       .toBe('SELECT');
   });
 
@@ -283,7 +283,9 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
         details: 'Call 3 failed: the server answered 500.',
       },
     ]);
-    await expect.poll(async () => (await issueOfTool('tool_03')).report_count).toBe(3);
+    await expect
+      .poll(async () => (await issueOfTool('tool_03')).report_count, { timeout: STEP_MS })
+      .toBe(3);
     expect((await issueOfTool('tool_03')).title).toBe('Tool 3 answers 500 on every call');
     // Models and client versions, from the reports' metadata.
     const numbers = page.locator('section.card', { hasText: 'Agent clients' });
@@ -310,7 +312,7 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
     await expect(fits()).resolves.toBe(true);
     // The picker asks the API: the issue is found though it is not among the most recent 50.
     await dialog.getByLabel('Search issues by title').fill('output format');
-    await expect.poll(() => dialog.getByRole('radio').count()).toBe(2);
+    await expect.poll(() => dialog.getByRole('radio').count(), { timeout: STEP_MS }).toBe(2);
     await expect(fits()).resolves.toBe(true);
     await dialog.getByRole('radio', { name: /render_pdf/ }).check();
     await page.screenshot({ path: join(artifacts, 'issue-merge-dialog.png') });
@@ -320,21 +322,28 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
   });
 
   it('shows the next page of an issue’s reports from its top', async () => {
-    // The merged issue has 3 reports: 9 more make two pages of 10.
+    // The merged issue has 3 reports: 19 more make two full pages of 10 and a third.
     await send(
-      Array.from({ length: 9 }, () => ({
+      Array.from({ length: 19 }, () => ({
         outcome: 'gave_up',
         tool_name: 'render_pdf',
         details: 'Gave up: the output format option is not documented anywhere.',
       })),
     );
     const into = await issueOfTool('render_pdf');
-    await expect.poll(async () => (await issueOfTool('render_pdf')).report_count).toBe(12);
+    await expect
+      .poll(async () => (await issueOfTool('render_pdf')).report_count, { timeout: STEP_MS })
+      .toBe(22);
     await page.goto(projectUrl(`/issues/${into.id}`));
-    await expect.poll(() => page.locator('.report-list > li').count()).toBe(10);
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect
+      .poll(() => page.locator('.report-list > li').count(), { timeout: STEP_MS })
+      .toBe(10);
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
     await page.getByRole('button', { name: 'Older →' }).click();
-    await expect.poll(() => page.locator('.report-list > li').count()).toBe(2);
+    await page.getByText('Page 2 of 3').waitFor();
+    await expect
+      .poll(() => page.locator('.report-list > li').count(), { timeout: STEP_MS })
+      .toBe(10);
     const heading = page.locator('#issue-reports-title');
     const top = await heading.evaluate((element) => element.getBoundingClientRect().top);
     expect(top).toBeGreaterThanOrEqual(0);
