@@ -252,8 +252,8 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
                   : filters.status === 'open' && filters.kind === 'problem'
                     ? 'No open problems. Requests and successes are under their own tabs above.'
                     : filters.status === 'open'
-                      ? 'No open issues of this kind. New reports will open them here.'
-                      : `No ${statusWord}issues of this kind.`}
+                      ? 'No open issues. New reports will open them here.'
+                      : `No ${statusWord}issues.`}
           </p>
         </div>
       )}
