@@ -104,7 +104,11 @@ export function App({ api }: { api: ApiClient }) {
     // server checks the token.
     const invitation = location.path === '/signup' ? location.query.get('invite') : null;
     const canSignUp = policy.signups === 'open' || policy.firstSignup || invitation !== null;
-    const mode = location.path === '/signup' && canSignUp ? 'signup' : 'signin';
+    // A fresh instance has no account to sign in to: it opens on the first sign-up (an
+    // explicit /signin still signs in).
+    const offersSignup =
+      location.path === '/signup' || (policy.firstSignup && location.path !== '/signin');
+    const mode = offersSignup && canSignUp ? 'signup' : 'signin';
     return (
       <AuthPage
         api={api}

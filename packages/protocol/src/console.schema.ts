@@ -127,7 +127,14 @@ export const CreateApiKeyBody = NameBody.extend({
 });
 export type CreateApiKeyBody = z.input<typeof CreateApiKeyBody>;
 
-export const ConsoleProject = Project.extend({ last_7_days: ReportStats });
+export const ConsoleProject = Project.extend({
+  last_7_days: ReportStats,
+  /**
+   * The project the instance keeps for feedback about itself (its /skill.md sends agents' reports
+   * about Debrief there), owned by the operator; absent or false for every other project.
+   */
+  instance_feedback: z.boolean().optional(),
+});
 export type ConsoleProject = z.infer<typeof ConsoleProject>;
 export const ConsoleProjectList = z.array(ConsoleProject);
 

@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './grouping-control.schema.js';
 export * from './invitation.schema.js';
 export * from './issue.schema.js';
+export * from './issue-activity.schema.js';
 export * from './issues.js';
 export * from './keys.js';
 export * from './limits.schema.js';

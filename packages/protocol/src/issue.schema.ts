@@ -39,6 +39,21 @@ export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
 
 export const ISSUE_SORTS = ['last_seen', 'first_seen', 'count'] as const;
 
+/**
+ * What an issue is about, from its reports' outcomes: `problem` (failure, confusing, gave_up),
+ * `request` (feature requests) or `success` (calls that worked). The Issues view lists problems.
+ */
+export const ISSUE_KINDS = ['problem', 'request', 'success'] as const;
+export const IssueKind = z.enum(ISSUE_KINDS, {
+  error: (i) => `must be one of ${ISSUE_KINDS.join(', ')} (received ${describeValue(i.input)})`,
+});
+export type IssueKind = z.infer<typeof IssueKind>;
+
+/** Longest `q` of the issues list: a title is seldom longer than a sentence. */
+export const ISSUE_SEARCH_MAX_LENGTH = 200;
+/** Longest title a developer can give an issue. */
+export const ISSUE_TITLE_MAX_LENGTH = 200;
+
 const label = validText(
   z.string().max(LABEL_MAX_LENGTH, { error: `must be at most ${LABEL_MAX_LENGTH} characters` }),
 );
@@ -58,7 +73,16 @@ export const ListIssuesQuery = z
       .optional()
       .default('open'),
     outcome: Outcome.optional(),
+    kind: IssueKind.optional(),
     tool_name: label.optional(),
+    q: validText(
+      z.string().max(ISSUE_SEARCH_MAX_LENGTH, {
+        error: `must be at most ${ISSUE_SEARCH_MAX_LENGTH} characters`,
+      }),
+    )
+      // Blank is no search: a cleared search box sends nothing to match.
+      .transform((value) => value.trim() || undefined)
+      .optional(),
     sort: z
       .enum(ISSUE_SORTS, {
         error: (i) =>
@@ -123,6 +147,19 @@ export const IssueDetail = IssueSummary.extend({
   sources: z.array(z.object({ source: z.string().nullable(), count: z.number().int() })),
   /** Reports per agent client (`metadata.client_name`), most first, at most 20. */
   clients: z.array(z.object({ client: z.string().nullable(), count: z.number().int() })),
+  /** Reports per model (`metadata.model`), most first, at most 20. */
+  models: z.array(z.object({ model: z.string().nullable(), count: z.number().int() })),
+  /**
+   * Reports per agent client and version (`metadata.client_name` and `metadata.client_version`),
+   * most first, at most 20.
+   */
+  client_versions: z.array(
+    z.object({
+      client: z.string().nullable(),
+      version: z.string().nullable(),
+      count: z.number().int(),
+    }),
+  ),
   /** Reports per UTC day (`YYYY-MM-DD`) of the last 90 days that had any, oldest first. */
   daily: z.array(z.object({ day: z.string(), count: z.number().int() })),
   created_at: WireTimestamp,
@@ -132,10 +169,18 @@ export type IssueDetail = z.infer<typeof IssueDetail>;
 
 export const ISSUE_NOTE_MAX_LENGTH = 10_000;
 
-/** Body of `PATCH /v1/dashboard/{projectId}/issues/{issueId}`: at least one of the two. */
+/** Body of `PATCH /v1/dashboard/{projectId}/issues/{issueId}`: at least one of the three. */
 export const UpdateIssueBody = z
   .object({
     status: IssueStatus.optional(),
+    title: validText(
+      z.string({ error: 'must be a string' }).max(ISSUE_TITLE_MAX_LENGTH, {
+        error: `must be at most ${ISSUE_TITLE_MAX_LENGTH} characters`,
+      }),
+    )
+      .transform((value) => value.trim())
+      .refine((value) => value.length > 0, { error: 'must not be blank' })
+      .optional(),
     note: z
       .string({ error: 'must be a string, or null to clear the note' })
       .max(ISSUE_NOTE_MAX_LENGTH, { error: `must be at most ${ISSUE_NOTE_MAX_LENGTH} characters` })
@@ -143,10 +188,13 @@ export const UpdateIssueBody = z
       .nullable()
       .optional(),
   })
-  .refine((body) => body.status !== undefined || body.note !== undefined, {
-    error: 'must have status (open, resolved or ignored) or note, or both',
-    path: [],
-  })
+  .refine(
+    (body) => body.status !== undefined || body.note !== undefined || body.title !== undefined,
+    {
+      error: 'must have status (open, resolved or ignored), note or title, or several',
+      path: [],
+    },
+  )
   // The refinement as JSON Schema says it: an empty object is refused.
   .meta({ minProperties: 1 });
 export type UpdateIssueBody = z.input<typeof UpdateIssueBody>;

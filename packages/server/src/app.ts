@@ -37,6 +37,8 @@ import { lazyRequestLogger } from './http/lazy-request-logger.js';
 import { registerReadCancellation } from './http/read-cancellation.js';
 import { registerRouteContracts } from './http/route-contract.js';
 import { registerGetIssue } from './issues/get-issue.route.js';
+import { registerGetIssueActivity } from './issues/get-issue-activity.route.js';
+import type { IssueActor } from './issues/issue-activity.repository.js';
 import { registerListIssues } from './issues/list-issues.route.js';
 import { registerMergeIssue } from './issues/merge-issue.route.js';
 import { registerListMergedIssues } from './issues/merges/list-merged-issues.route.js';
@@ -112,6 +114,7 @@ export async function createApp(
     frameworkErrors: frameworkErrorHandler(ctx.config.publicUrl),
   });
   app.decorateRequest('accountId', '');
+  app.decorateRequest('actor', null as unknown as IssueActor);
   // Only where debug lines are written: an async hook on every request costs the hot path.
   if (app.log.level === 'debug' || app.log.level === 'trace') {
     app.addHook('onResponse', async (request, reply) => {
@@ -151,6 +154,7 @@ export async function createApp(
   registerReportEvents(app, ctx, streams);
   registerListIssues(app, ctx);
   registerGetIssue(app, ctx);
+  registerGetIssueActivity(app, ctx);
   registerUpdateIssue(app, ctx);
   registerMergeIssue(app, ctx);
   registerGetSimilarIssues(app, ctx);

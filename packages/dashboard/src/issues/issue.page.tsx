@@ -17,10 +17,12 @@ import { formatCount, formatDay, OUTCOME_LABELS } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { RelativeTime } from '../ui/relative-time';
 import { useTitle } from '../ui/use-title';
+import { IssueActivity } from './issue-activity';
 import { IssuePicker } from './issue-picker';
 import { IssueReports } from './issue-reports';
 import { MergedIssuesCard } from './merged-issues';
 import { SimilarIssuesCard } from './similar-issues';
+import { IssueTitle } from './issue-title';
 
 const CHART_DAYS = 30;
 const STATUS_LABELS: Record<IssueStatus, string> = {
@@ -84,7 +86,7 @@ export function IssuePage({ project, issueId }: { project: ConsoleProject; issue
         </Link>
         <LiveIndicator status={live} />
       </div>
-      <h2 className="issue-heading">{data.title}</h2>
+      <IssueTitle key={data.id} path={path} title={data.title} onRenamed={issue.reload} />
       <div className="issue-meta">
         <span className="pill" data-testid="issue-status">
           {STATUS_LABELS[data.status]}
@@ -165,6 +167,11 @@ export function IssuePage({ project, issueId }: { project: ConsoleProject; issue
           </dl>
           <Breakdown title="Sources" rows={data.sources.map((s) => [s.source, s.count])} />
           <Breakdown title="Agent clients" rows={data.clients.map((c) => [c.client, c.count])} />
+          <Breakdown title="Models" rows={(data.models ?? []).map((m) => [m.model, m.count])} />
+          <Breakdown
+            title="Client versions"
+            rows={(data.client_versions ?? []).map((v) => [clientVersion(v), v.count])}
+          />
         </section>
       </div>
       <SimilarIssuesCard
@@ -185,6 +192,12 @@ export function IssuePage({ project, issueId }: { project: ConsoleProject; issue
         </h3>
         <IssueChart daily={data.daily} />
       </section>
+      <IssueActivity
+        projectId={project.id}
+        issueId={issueId}
+        // Wire times have whole seconds: two changes in one second differ in what they changed.
+        version={`${data.updated_at}:${data.status}:${data.title}:${data.note}:${data.report_count}`}
+      />
       <IssueReports
         projectId={project.id}
         issueId={issueId}
@@ -270,6 +283,12 @@ function IssueNote({
       </form>
     </section>
   );
+}
+
+/** "claude-code 2.1.0"; null when the reports name neither. */
+function clientVersion(entry: IssueDetail['client_versions'][number]): string | null {
+  if (entry.client === null && entry.version === null) return null;
+  return [entry.client ?? 'unnamed client', entry.version ?? '(no version)'].join(' ');
 }
 
 function Breakdown({ title, rows }: { title: string; rows: [string | null, number][] }) {

@@ -10,11 +10,12 @@ import { useLiveReports } from '../reports/use-live-reports';
 import { useThrottledRefresh } from '../reports/use-throttled-refresh';
 import { navigate, withQuery } from '../router';
 import { useSession } from '../session-context';
-import { formatCount } from '../ui/format';
+import { formatCount, formatDay } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { Pager } from '../ui/pager';
-import { SORT_LABELS, STATUS_TABS, useIssueFilters } from './issue-filters';
+import { STATUS_TABS, useIssueFilters } from './issue-filters';
 import { IssueRow } from './issue-row';
+import { IssuesToolbar } from './issues-toolbar';
 import { isNewSince, useLastVisit } from './last-visit';
 import { useListShortcuts } from './use-list-shortcuts';
 
@@ -29,11 +30,17 @@ const REFRESH = { intervalMs: 1500, settleMs: 300 };
 
 /** A project's front page: its issues, worst first, to triage. */
 export function IssuesPage({ project }: { project: ConsoleProject }) {
-  const { api, session } = useSession();
+  const { api, session, refreshSession } = useSession();
   const [filters, setFilters] = useIssueFilters();
   const base = `/v1/dashboard/${project.id}`;
+  // A range that ends before it starts matches nothing: said in the page, never asked.
+  const rangeInvalid = Boolean(filters.from && filters.to && filters.from > filters.to);
   const listPath = `${base}/issues${withQuery('', {
     status: filters.status,
+    kind: filters.kind === 'all' ? null : filters.kind,
+    outcome: filters.outcome,
+    tool_name: filters.tool_name,
+    q: filters.q,
     sort: filters.sort,
     page: filters.page,
     limit: PAGE_SIZE,
@@ -43,19 +50,23 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
   const ranged = Boolean(filters.from || filters.to);
   // "resolved ", "ignored ", "open " or nothing (all), for the empty list's sentence.
   const statusWord = filters.status === 'all' ? '' : `${filters.status} `;
-  const list = useResource(listPath, () => api.get<IssueList>(listPath));
+  const list = useResource(rangeInvalid ? null : listPath, () => api.get<IssueList>(listPath));
   const lastVisit = useLastVisit(session.account.id, project.id);
 
   // Nothing listed at all: is the project new (show how to send a report) or just triaged?
-  const emptyView = list.data !== undefined && list.data.pagination.total === 0;
+  const emptyView = !rangeInvalid && list.data !== undefined && list.data.pagination.total === 0;
   const anyReports = useResource(emptyView ? `${base}/reports?limit=1` : null, () =>
     api.get<ReportList>(`${base}/reports?limit=1`),
   );
 
-  const scheduleRefresh = useThrottledRefresh(list.reload, REFRESH);
+  // The header's "reports this month" moves with the reports, as on the Reports page.
+  const refresh = useCallback(() => {
+    list.reload();
+    refreshSession();
+  }, [list.reload, refreshSession]);
+  const scheduleRefresh = useThrottledRefresh(refresh, REFRESH);
   const status = useLiveReports(project.id, scheduleRefresh, list.reload, scheduleRefresh);
 
-  const [search, setSearch] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
   const [cursor, setCursor] = useState(0);
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
@@ -67,10 +78,7 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
     setCursor(0);
   }, [listPath]);
 
-  const needle = search.trim().toLowerCase();
-  const visible = (list.data?.issues ?? []).filter(
-    (issue) => !needle || issue.title.toLowerCase().includes(needle),
-  );
+  const visible = rangeInvalid ? [] : (list.data?.issues ?? []);
   const currentIndex = Math.min(cursor, Math.max(0, visible.length - 1));
   const current = visible[currentIndex];
 
@@ -160,36 +168,13 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
           </button>
         ))}
       </nav>
-      <div className="issues-toolbar">
-        <label className="field field-grow">
-          <span>Search titles</span>
-          <input
-            ref={searchRef}
-            type="search"
-            value={search}
-            placeholder="Filter this page by title"
-            onChange={(event) => setSearch(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape') event.currentTarget.blur();
-            }}
-          />
-        </label>
-        <label className="field">
-          <span>Sort</span>
-          <select
-            value={filters.sort}
-            onChange={(event) =>
-              setFilters({ sort: event.target.value as keyof typeof SORT_LABELS })
-            }
-          >
-            {Object.entries(SORT_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {value === 'count' && ranged ? `${label} in range` : label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <IssuesToolbar
+        projectId={project.id}
+        filters={filters}
+        ranged={ranged}
+        searchRef={searchRef}
+        onChange={setFilters}
+      />
       {/* Every control applies at once: there is nothing to submit. */}
       <form
         className="filters issues-range"
@@ -198,6 +183,14 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
       >
         <DateRangeFields range={filters} onChange={setFilters} />
       </form>
+      {rangeInvalid && (
+        <div className="notice notice-error" role="alert">
+          <p>
+            The start date ({formatDay(filters.from ?? '')}) is after the end date (
+            {formatDay(filters.to ?? '')}). Choose a From date on or before the To date.
+          </p>
+        </div>
+      )}
       <div className="bulk-bar">
         <label className="bulk-all">
           <input
@@ -246,19 +239,21 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
       </div>
       <ErrorNotice error={action.error} />
       <ErrorNotice error={list.error} onRetry={list.reload} />
-      {!data && !list.error && <Loading />}
-      {data && visible.length === 0 && (
+      {!data && !list.error && !rangeInvalid && <Loading />}
+      {data && !rangeInvalid && visible.length === 0 && (
         <div className="empty card">
           <p>
-            {needle
-              ? 'No issue on this page has that in its title.'
+            {filters.q && data.pagination.total === 0
+              ? `No ${statusWord}issue has “${filters.q}” in its title.`
               : data.pagination.total > 0
                 ? 'This page is past the end of the list.'
                 : ranged
                   ? `No ${statusWord}issue has reports in this range.`
-                  : filters.status === 'open'
-                    ? 'No open issues. New reports will open them here.'
-                    : `No ${statusWord}issues.`}
+                  : filters.status === 'open' && filters.kind === 'problem'
+                    ? 'No open problems. Requests and successes are under their own tabs above.'
+                    : filters.status === 'open'
+                      ? 'No open issues. New reports will open them here.'
+                      : `No ${statusWord}issues.`}
           </p>
         </div>
       )}

@@ -5,12 +5,12 @@ export interface ListShortcuts {
   move(step: 1 | -1): void;
   /** Enter */
   open(): void;
-  /** `r` */
-  resolve(): void;
+  /** `r` (lists whose items can be resolved) */
+  resolve?(): void;
   /** `i` */
-  ignore(): void;
+  ignore?(): void;
   /** `x` */
-  toggle(): void;
+  toggle?(): void;
   /** `/` */
   search(): void;
 }
@@ -26,7 +26,8 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * The issue list's keyboard: j/k move, Enter opens, r resolves, i ignores, x checks, / searches.
+ * A list's keyboard (the issues, the reports): j/k move, Enter opens, / searches or filters; on
+ * the issues also r resolves, i ignores, x checks.
  * Enter on a link or button does what that control does, so it is only taken when the focus is
  * not on one.
  */
@@ -48,11 +49,11 @@ export function useListShortcuts(shortcuts: ListShortcuts): void {
         case 'k':
           return run(() => actions.move(-1));
         case 'r':
-          return run(actions.resolve);
+          return actions.resolve && run(actions.resolve);
         case 'i':
-          return run(actions.ignore);
+          return actions.ignore && run(actions.ignore);
         case 'x':
-          return run(actions.toggle);
+          return actions.toggle && run(actions.toggle);
         case '/':
           return run(actions.search);
         case 'Enter': {

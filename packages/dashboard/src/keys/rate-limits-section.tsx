@@ -29,8 +29,10 @@ const REASONS: Record<keyof ThrottledStats['by_reason'], string> = {
   project_cap: 'monthly cap',
 };
 
-function defaultText(limits: ProjectLimits, name: Field): string {
+function defaultText(limits: ProjectLimits, name: Field, unlimitedAccount: boolean): string {
   if (name === 'monthly_cap') return 'no cap';
+  // A share of an unlimited month is unlimited: a default percentage would mislead.
+  if (name === 'address_daily_share' && unlimitedAccount) return 'none: no monthly quota';
   const value = limits.defaults[name];
   return value === null ? 'unlimited' : `default ${value}`;
 }
@@ -47,7 +49,8 @@ function toForm(settings: LimitSettings): Record<Field, string> {
  * month.
  */
 export function RateLimitsSection({ project }: { project: ConsoleProject }) {
-  const { api } = useSession();
+  const { api, session } = useSession();
+  const unlimitedAccount = session.usage.limit === null;
   const base = `/v1/console/projects/${project.id}`;
   const limits = useResource(`${base}/limits`, () => api.get<ProjectLimits>(`${base}/limits`));
   const throttled = useResource(`${base}/throttled`, () =>
@@ -103,7 +106,7 @@ export function RateLimitsSection({ project }: { project: ConsoleProject }) {
                     max={name === 'address_daily_share' ? 100 : undefined}
                     step={1}
                     inputMode="numeric"
-                    placeholder={defaultText(limits.data!, name)}
+                    placeholder={defaultText(limits.data!, name, unlimitedAccount)}
                     value={form[name]}
                     onChange={(event) => {
                       setSaved(false);
@@ -120,7 +123,11 @@ export function RateLimitsSection({ project }: { project: ConsoleProject }) {
             {limits.data.address_daily_limit === null
               ? 'any number of'
               : `${limits.data.address_daily_limit}`}{' '}
-            reports a day; this project stored {limits.data.month_used} in {limits.data.month}
+            reports a day
+            {limits.data.address_daily_limit === null && unlimitedAccount
+              ? ' (the account has no monthly quota, so there is no share of it to limit)'
+              : ''}
+            ; this project stored {limits.data.month_used} in {limits.data.month}
             {limits.data.settings.monthly_cap !== null
               ? ` of its cap of ${limits.data.settings.monthly_cap}`
               : ''}

@@ -166,6 +166,12 @@ function ProjectCard({ project, onRenamed }: { project: ConsoleProject; onRename
         </div>
       )}
       <ErrorNotice error={error} />
+      {project.instance_feedback && (
+        <p className="muted small" data-testid="instance-feedback">
+          Created by this Debrief instance for feedback about itself: its <code>/skill.md</code>{' '}
+          asks agents that use Debrief to report here. You see it because you operate this instance.
+        </p>
+      )}
       <p className="project-total">
         <strong>{formatCount(counts.total)}</strong>{' '}
         <span className="muted">reports in the last 7 days</span>

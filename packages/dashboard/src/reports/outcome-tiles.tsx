@@ -7,14 +7,19 @@ import { formatCount, formatPercent, OUTCOME_LABELS } from '../ui/format';
  */
 export function OutcomeTiles({
   stats,
+  unavailable = false,
   selected,
   onSelect,
 }: {
   stats: ReportStats | undefined;
+  /** The counts could not be read (the server or its database is down): never "none yet". */
+  unavailable?: boolean;
   selected: Outcome | null;
   onSelect(outcome: Outcome | null): void;
 }) {
   const total = stats?.total ?? 0;
+  // Without counts there is nothing to say about an outcome, least of all that it has none.
+  const noCounts = unavailable ? 'unavailable' : '';
   return (
     <fieldset className="tiles">
       <legend className="sr-only">Filter by outcome</legend>
@@ -27,7 +32,7 @@ export function OutcomeTiles({
       >
         <span className="tile-label">All reports</span>
         <span className="tile-count">{stats ? formatCount(total) : '–'}</span>
-        <span className="tile-sub">matching the filters</span>
+        <span className="tile-sub">{stats ? 'matching the filters' : noCounts}</span>
       </button>
       {OUTCOMES.map((outcome) => {
         const count = stats?.[outcome] ?? 0;
@@ -47,7 +52,11 @@ export function OutcomeTiles({
             </span>
             <span className="tile-count">{stats ? formatCount(count) : '–'}</span>
             <span className="tile-sub">
-              {total > 0 ? `${formatPercent(count / total)} of reports` : 'none yet'}
+              {!stats
+                ? noCounts
+                : total > 0
+                  ? `${formatPercent(count / total)} of reports`
+                  : 'none yet'}
             </span>
           </button>
         );

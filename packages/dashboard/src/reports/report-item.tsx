@@ -35,6 +35,8 @@ export function ReportItem({
     <li
       className={`report report-${report.outcome}${fresh ? ' report-fresh' : ''}`}
       data-report-id={report.id}
+      // Focusable by the list's keyboard (j/k), not by Tab: its controls are.
+      tabIndex={-1}
     >
       <div className="report-head">
         <span className={`badge badge-${report.outcome}`}>{OUTCOME_LABELS[report.outcome]}</span>

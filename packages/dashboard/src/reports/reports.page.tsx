@@ -9,7 +9,8 @@ import type {
 import { useResource } from '../api/use-resource';
 import { OutcomesChart } from '../charts/outcomes-chart';
 import { ToolsTable } from '../charts/tools-table';
-import { Link } from '../router';
+import { useListShortcuts } from '../issues/use-list-shortcuts';
+import { Link, navigate } from '../router';
 import { useSession } from '../session-context';
 import { formatCount, formatDay } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
@@ -65,7 +66,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
     api.get<ToolsSummary>(`${consoleBase}/tools${toolsQuery}`),
   );
   const sourcesQuery = apiQuery(filters, ['from', 'to', 'tool_name']);
-  const sources = useResource(`${consoleBase}/sources${sourcesQuery}`, () =>
+  const sources = useResource(rangeInvalid ? null : `${consoleBase}/sources${sourcesQuery}`, () =>
     api.get<SourcesSummary>(`${consoleBase}/sources${sourcesQuery}`),
   );
 
@@ -132,6 +133,29 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   );
   const status = useLiveReports(project.id, onReport, resync);
 
+  // The Issues view's keyboard, for reports: j/k move, Enter opens the report's issue, / filters.
+  const [cursor, setCursor] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another page or filter starts over
+  useEffect(() => setCursor(0), [listQuery]);
+  useListShortcuts({
+    move(step) {
+      const shown = reports.data?.reports ?? [];
+      if (shown.length === 0) return;
+      const inList = document.activeElement?.closest('[data-report-id]');
+      const index = Math.min(shown.length - 1, cursor);
+      const next = inList ? Math.min(shown.length - 1, Math.max(0, index + step)) : index;
+      setCursor(next);
+      document.querySelector<HTMLElement>(`[data-report-id="${shown[next]?.id}"]`)?.focus();
+    },
+    open() {
+      const report = reports.data?.reports[cursor];
+      if (report?.issue_id) navigate(`/projects/${project.id}/issues/${report.issue_id}`);
+    },
+    search() {
+      document.querySelector<HTMLElement>('form.filters select')?.focus();
+    },
+  });
+
   const list = reports.data;
   const pageCount = list
     ? Math.max(1, Math.ceil(list.pagination.total / list.pagination.limit))
@@ -164,6 +188,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
       )}
       <OutcomeTiles
         stats={rangeInvalid ? undefined : list?.stats}
+        unavailable={!list && Boolean(reports.error)}
         selected={filters.outcome}
         onSelect={(outcome) => setFilters({ outcome })}
       />
@@ -303,6 +328,10 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
               previous="Newer"
               next="Older"
             />
+            <p className="shortcuts-hint muted small">
+              Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open its issue · <kbd>/</kbd>{' '}
+              filter
+            </p>
           </section>
         </>
       )}

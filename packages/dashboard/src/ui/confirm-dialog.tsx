@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 /**
  * A modal confirmation on the native <dialog>: focus is trapped, Escape cancels, and the
@@ -24,6 +24,8 @@ export function ConfirmDialog({
   onCancel(): void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // A page may hold several dialogs (the Keys page: rotate and revoke): each its own title id.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -34,13 +36,13 @@ export function ConfirmDialog({
     <dialog
       ref={ref}
       className="dialog"
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         onCancel();
       }}
     >
-      <h2 id="dialog-title">{title}</h2>
+      <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onCancel} disabled={busy}>

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { formatCount } from './format';
 
 /**
@@ -19,15 +20,19 @@ export function Pager({
   previous?: string;
   next?: string;
 }) {
+  const ref = useRef<HTMLElement>(null);
   if (pageCount <= 1) return null;
+  // The reader clicked at the bottom of a page: the next one is read from its top, so the list
+  // (the section holding the pager, or the page) is brought back into view when it starts above.
+  const go = (next: number) => {
+    onPage(next);
+    const list = ref.current?.parentElement?.closest('section, .page-top') ?? null;
+    if (!list) window.scrollTo(0, 0);
+    else if (list.getBoundingClientRect().top < 80) list.scrollIntoView({ block: 'start' });
+  };
   return (
-    <nav className="pager" aria-label={label}>
-      <button
-        type="button"
-        className="button"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-      >
+    <nav ref={ref} className="pager" aria-label={label}>
+      <button type="button" className="button" disabled={page <= 1} onClick={() => go(page - 1)}>
         ← {previous}
       </button>
       <span className="muted">
@@ -37,7 +42,7 @@ export function Pager({
         type="button"
         className="button"
         disabled={page >= pageCount}
-        onClick={() => onPage(page + 1)}
+        onClick={() => go(page + 1)}
       >
         {next} →
       </button>

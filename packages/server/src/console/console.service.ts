@@ -12,6 +12,8 @@ import {
   type ToolStatsQuery,
 } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
+import { findSetting } from '../agent-resources/instance-settings.repository.js';
+import { SELF_PROJECT_SETTING } from '../agent-resources/self-project.service.js';
 import type { Database } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
@@ -44,16 +46,21 @@ export async function listConsoleProjects(
   accountId: string,
 ): Promise<ConsoleProject[]> {
   const since = new Date(Date.now() - 7 * DAY_MS);
-  const [projects, counts] = await Promise.all([
+  const [projects, counts, selfProjectId] = await Promise.all([
     listProjects(ctx.db, accountId),
     countOutcomesByProjectSince(ctx.db, accountId, since),
+    findSetting(ctx.db, SELF_PROJECT_SETTING),
   ]);
   const stats = new Map(projects.map((p) => [p.id, emptyStats()]));
   for (const { projectId, outcome, n } of counts) {
     const s = stats.get(projectId);
     if (s) addToStats(s, outcome, n);
   }
-  return projects.map((p) => ({ ...p, last_7_days: stats.get(p.id) ?? emptyStats() }));
+  return projects.map((p) => ({
+    ...p,
+    last_7_days: stats.get(p.id) ?? emptyStats(),
+    ...(p.id === selfProjectId ? { instance_feedback: true } : {}),
+  }));
 }
 
 /**

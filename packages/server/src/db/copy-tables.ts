@@ -53,6 +53,7 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'issue_merges', action: 'copy' },
   { table: 'issue_merge_reports', action: 'copy' },
   { table: 'similar_rejections', action: 'copy' },
+  { table: 'issue_activity', action: 'copy' },
   { table: 'reports', action: 'copy' },
   // Each placed report's issue (migration 0017), and the reports waiting for one (0019).
   { table: 'report_issues', action: 'copy' },

@@ -28,6 +28,7 @@ import { groupingQueueMigration } from './migrations/0019-grouping-queue.js';
 import { groupingRulesMigration } from './migrations/0020-grouping-rules.js';
 import { issueMergesMigration } from './migrations/0021-issue-merges.js';
 import { similarRejectionsMigration } from './migrations/0022-similar-rejections.js';
+import { issueActivityMigration } from './migrations/0023-issue-activity.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -56,6 +57,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0020-grouping-rules': groupingRulesMigration(db.dialect),
     '0021-issue-merges': issueMergesMigration(db.dialect),
     '0022-similar-rejections': similarRejectionsMigration(db.dialect),
+    '0023-issue-activity': issueActivityMigration(db.dialect),
   };
 }
 

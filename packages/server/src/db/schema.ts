@@ -161,6 +161,23 @@ export interface GroupingProgressTable {
   issues_version: ColumnType<number | string | bigint, number, number>;
 }
 
+/** What happened to an issue and who did it (migration 0023; issues/issue-activity.ts). */
+export interface IssueActivityTable {
+  id: string;
+  project_id: string;
+  issue_id: string;
+  /** An IssueActivityAction of @debrief/protocol. */
+  action: string;
+  /** user | api_key | system */
+  actor_type: string;
+  actor_name: string | null;
+  from_value: string | null;
+  to_value: string | null;
+  related_issue_id: string | null;
+  report_id: string | null;
+  created_at: Timestamp;
+}
+
 /** A report a developer moved: reports like it follow it (issues/grouping/index.ts). */
 export interface IssueExemplarsTable {
   id: string;
@@ -350,6 +367,7 @@ export interface DB {
   invitations: InvitationsTable;
   auth_failures: AuthFailuresTable;
   issues: IssuesTable;
+  issue_activity: IssueActivityTable;
   grouping_progress: GroupingProgressTable;
   issue_exemplars: IssueExemplarsTable;
   grouping_rules: GroupingRulesTable;

@@ -1,6 +1,12 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { type IssueFilters, type IssueSort, SUMMARY_COLUMNS } from './issue.repository.js';
+import {
+  containsPattern,
+  type IssueFilters,
+  type IssueSort,
+  SUMMARY_COLUMNS,
+  titleMatch,
+} from './issue.repository.js';
 
 /**
  * The issues list with a date range (open issues worst first, reports in the selected range):
@@ -43,7 +49,12 @@ function filteredIssues(
   let q = db.selectFrom('issues').where('issues.project_id', '=', projectId);
   if (filters.status !== undefined) q = q.where('issues.status', '=', filters.status);
   if (filters.outcome !== undefined) q = q.where('issues.outcome', '=', filters.outcome);
+  if (filters.kind !== undefined) q = q.where('issues.kind', '=', filters.kind);
   if (filters.toolName !== undefined) q = q.where('issues.tool_name', '=', filters.toolName);
+  if (filters.title) {
+    const { dialect, contains } = filters.title;
+    q = q.where(titleMatch(dialect, 'issues.title', containsPattern(contains)));
+  }
   if (range.from) q = q.where('issues.last_seen', '>=', range.from.toISOString());
   if (range.before) q = q.where('issues.first_seen', '<', range.before.toISOString());
   return q.where((eb) =>

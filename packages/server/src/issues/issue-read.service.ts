@@ -1,4 +1,10 @@
-import type { IssueDetail, IssueList, IssueSummary, ListIssuesQuery } from '@debrief/protocol';
+import type {
+  IssueActivityList,
+  IssueDetail,
+  IssueList,
+  IssueSummary,
+  ListIssuesQuery,
+} from '@debrief/protocol';
 import type { AppContext } from '../context.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
@@ -12,12 +18,15 @@ import {
   findIssue,
   listIssuesPage,
 } from './issue.repository.js';
+import { listIssueActivity } from './issue-activity.repository.js';
 import { countsOfRow } from './issue-counts.js';
+import { countIssueClientVersions, countIssueModels } from './issue-metadata.repository.js';
 import { countIssuesInRange, listIssuesInRange } from './issue-range.repository.js';
 import { toIssueSummary } from './issue-wire.js';
 import { flagPossibleDuplicates } from './similar/possible-duplicates.js';
 
 const BREAKDOWN_LIMIT = 20;
+const ACTIVITY_LIMIT = 100;
 const DAILY_DAYS = 90;
 const ISSUE_ID = /^[0-9a-f]{32}$/;
 
@@ -44,7 +53,9 @@ export async function listIssues(
   const filters = {
     status: query.status === 'all' ? undefined : query.status,
     outcome: query.outcome,
+    kind: query.kind,
     toolName: query.tool_name,
+    title: query.q === undefined ? undefined : { contains: query.q, dialect: ctx.database.dialect },
   };
   // The reports list's semantics: `from` from the start of what it names, `to` up to the end.
   const range = { from: query.from?.start, before: query.to?.end };
@@ -69,7 +80,7 @@ export async function listIssues(
   };
 }
 
-/** One issue with its outcome counts, sources, agent clients, daily counts and note. */
+/** One issue with its outcome counts, sources, agent clients and models, daily counts and note. */
 export async function getIssue(
   ctx: AppContext,
   accountId: string,
@@ -82,9 +93,11 @@ export async function getIssue(
   if (!row) throw issueNotFound();
   const { dialect } = ctx.database;
   const since = new Date(startOfUtcDay(Date.now() - DAILY_DAYS * DAY_MS));
-  const [sources, clients, daily] = await Promise.all([
+  const [sources, clients, models, clientVersions, daily] = await Promise.all([
     countIssueSources(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
     countIssueClients(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
+    countIssueModels(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
+    countIssueClientVersions(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
     countIssueDays(ctx.db, dialect, project.id, row.id, since),
   ]);
   return {
@@ -94,8 +107,24 @@ export async function getIssue(
     outcome_counts: countsOfRow(row),
     sources,
     clients,
+    models,
+    client_versions: clientVersions,
     daily,
     created_at: toWireTimestamp(row.created_at),
     updated_at: toWireTimestamp(row.updated_at),
   };
+}
+
+/** An issue's history, newest first (issue-activity.repository.ts). */
+export async function getIssueActivity(
+  ctx: AppContext,
+  accountId: string,
+  projectId: string,
+  issueId: string,
+): Promise<IssueActivityList> {
+  const project = await getOwnedProject(ctx, accountId, projectId);
+  if (!ISSUE_ID.test(issueId)) throw issueNotFound();
+  const row = await findIssue(ctx.db, project.id, issueId);
+  if (!row) throw issueNotFound();
+  return { issue_id: row.id, activity: await listIssueActivity(ctx.db, row.id, ACTIVITY_LIMIT) };
 }

@@ -54,7 +54,11 @@ export interface IssueFilters {
   /** undefined: every status. */
   status?: string;
   outcome?: string;
+  /** problem | request | success */
+  kind?: string;
   toolName?: string;
+  /** Text the title contains, case-insensitively, read as the dialect reads it (titleMatch). */
+  title?: { contains: string; dialect: Dialect };
 }
 
 export type IssueSort = 'last_seen' | 'first_seen' | 'count';
@@ -63,7 +67,10 @@ export type IssueSort = 'last_seen' | 'first_seen' | 'count';
 interface ListShape {
   status: boolean;
   outcome: boolean;
+  kind: boolean;
   toolName: boolean;
+  /** The title search's SQL differs by dialect (titleMatch). */
+  title: Dialect | null;
   sort: IssueSort;
 }
 
@@ -71,16 +78,36 @@ interface ListParams extends Record<string, unknown> {
   projectId: string;
   status: string | null;
   outcome: string | null;
+  kind: string | null;
   toolName: string | null;
+  titlePattern: string | null;
   limit: number;
   offset: number;
+}
+
+/** A LIKE pattern for titles containing `text`: its `%`, `_` and `\` taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Titles matching a containsPattern, ignoring case: PostgreSQL's ILIKE folds every letter;
+ * SQLite's LIKE folds ASCII letters, and other letters match as typed (SQLite has no Unicode
+ * case tables without ICU). A full scan of the project's issues, which the list reads anyway.
+ */
+export function titleMatch(dialect: Dialect, column: 'title' | 'issues.title', pattern: string) {
+  return dialect === 'postgres'
+    ? sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`
+    : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
 }
 
 function filtered(db: Kysely<DB>, shape: ListShape, p: ListParams) {
   let q = db.selectFrom('issues').where('project_id', '=', p.projectId);
   if (shape.status) q = q.where('status', '=', p.status);
   if (shape.outcome) q = q.where('outcome', '=', p.outcome);
+  if (shape.kind) q = q.where('kind', '=', p.kind);
   if (shape.toolName) q = q.where('tool_name', '=', p.toolName);
+  if (shape.title) q = q.where(titleMatch(shape.title, 'title', p.titlePattern ?? ''));
   return q;
 }
 
@@ -107,14 +134,18 @@ function listArgs(
     {
       status: filters.status !== undefined,
       outcome: filters.outcome !== undefined,
+      kind: filters.kind !== undefined,
       toolName: filters.toolName !== undefined,
+      title: filters.title?.dialect ?? null,
       sort,
     },
     {
       projectId,
       status: filters.status ?? null,
       outcome: filters.outcome ?? null,
+      kind: filters.kind ?? null,
       toolName: filters.toolName ?? null,
+      titlePattern: filters.title ? containsPattern(filters.title.contains) : null,
       ...page,
     },
   ];
@@ -247,6 +278,7 @@ export async function updateIssueFields(
     status?: string;
     resolvedAt?: string | null;
     note?: string | null;
+    title?: string;
     now: Date;
   },
 ): Promise<void> {
@@ -254,6 +286,7 @@ export async function updateIssueFields(
     .updateTable('issues')
     .set({
       ...(fields.status !== undefined ? { status: fields.status } : {}),
+      ...(fields.title !== undefined ? { title: fields.title } : {}),
       ...(fields.resolvedAt !== undefined ? { resolved_at: fields.resolvedAt } : {}),
       ...(fields.note !== undefined ? { note: fields.note } : {}),
       updated_at: fields.now.toISOString(),

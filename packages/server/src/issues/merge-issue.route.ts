@@ -38,6 +38,13 @@ export function registerMergeIssue(app: FastifyInstance, ctx: AppContext): void 
     },
     auth: requireTriage,
     handler: ({ request, ctx, params, body }) =>
-      mergeIssue(ctx, request.accountId, params.projectId, params.issueId, body.into),
+      mergeIssue(
+        ctx,
+        request.accountId,
+        request.actor,
+        params.projectId,
+        params.issueId,
+        body.into,
+      ),
   });
 }

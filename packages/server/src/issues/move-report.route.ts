@@ -39,6 +39,6 @@ export function registerMoveReport(app: FastifyInstance, ctx: AppContext): void 
     },
     auth: requireTriage,
     handler: ({ request, ctx, params, body }) =>
-      moveReport(ctx, request.accountId, params.projectId, params.reportId, body),
+      moveReport(ctx, request.accountId, request.actor, params.projectId, params.reportId, body),
   });
 }

@@ -26,6 +26,7 @@ import {
   setReportIssue,
   updateIssueFields,
 } from './issue.repository.js';
+import { type IssueActor, recordIssueActivity } from './issue-activity.repository.js';
 import { announceIssueChanges } from './issue-announcements.js';
 import { dominantOutcome } from './issue-counts.js';
 import { getIssue, issueNotFound } from './issue-read.service.js';
@@ -52,15 +53,18 @@ export async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<D
 }
 
 /**
- * Sets an issue's status and/or note. Resolving records when; reopening by hand keeps
- * `regressed_at` (it is history); a change of status is announced on the event stream.
+ * Sets an issue's status, note and/or title. Resolving records when; reopening by hand keeps
+ * `regressed_at` (it is history); a change of status is announced on the event stream. A title
+ * given here stays: the grouper names an issue once, when it creates it. Each change is an
+ * entry of the issue's history, in the same transaction.
  */
 export async function updateIssue(
   ctx: AppContext,
   accountId: string,
+  actor: IssueActor,
   projectId: string,
   issueId: string,
-  body: { status?: UpdateIssueBody['status']; note?: string | null },
+  body: { status?: UpdateIssueBody['status']; note?: string | null; title?: string },
 ): Promise<IssueDetail> {
   const project = await getOwnedProject(ctx, accountId, projectId);
   if (!ISSUE_ID.test(issueId)) throw issueNotFound();
@@ -69,6 +73,9 @@ export async function updateIssue(
     if (!row) throw issueNotFound();
     const now = new Date();
     const statusChanged = body.status !== undefined && body.status !== row.status;
+    const note = body.note === undefined ? undefined : body.note === '' ? null : body.note;
+    const noteChanged = note !== undefined && note !== row.note;
+    const titleChanged = body.title !== undefined && body.title !== row.title;
     await updateIssueFields(trx, issueId, {
       status: body.status,
       resolvedAt: statusChanged
@@ -76,9 +83,26 @@ export async function updateIssue(
           ? now.toISOString()
           : null
         : undefined,
-      note: body.note === undefined ? undefined : body.note === '' ? null : body.note,
+      note,
+      title: body.title,
       now,
     });
+    const entry = { projectId: project.id, issueId, actor, at: now };
+    if (statusChanged)
+      await recordIssueActivity(trx, {
+        ...entry,
+        action: 'status',
+        from: row.status,
+        to: body.status,
+      });
+    if (titleChanged)
+      await recordIssueActivity(trx, {
+        ...entry,
+        action: 'renamed',
+        from: row.title,
+        to: body.title,
+      });
+    if (noteChanged) await recordIssueActivity(trx, { ...entry, action: 'note', to: note });
     return statusChanged;
   });
   if (changed)
@@ -95,6 +119,7 @@ export async function updateIssue(
 export async function mergeIssue(
   ctx: AppContext,
   accountId: string,
+  actor: IssueActor,
   projectId: string,
   issueId: string,
   into: string,
@@ -131,6 +156,15 @@ export async function mergeIssue(
     await deleteIssue(trx, source.id);
     const counts = await recountIssue(trx, project.id, target.id, now);
     if (counts) await setIssueOutcome(trx, target.id, dominantOutcome(counts, 'failure'));
+    await recordIssueActivity(trx, {
+      projectId: project.id,
+      issueId: target.id,
+      action: 'merged',
+      actor,
+      from: source.title,
+      relatedIssueId: source.id,
+      at: now,
+    });
     return toIssueSummary(source);
   });
   await announceIssueChanges(
@@ -149,6 +183,7 @@ export async function mergeIssue(
 export async function moveReport(
   ctx: AppContext,
   accountId: string,
+  actor: IssueActor,
   projectId: string,
   reportId: string,
   body: MoveReportBody,
@@ -210,6 +245,20 @@ export async function moveReport(
       reportId: report.id,
       now,
     });
+    const moved = { projectId: project.id, actor, reportId: report.id, at: now };
+    await recordIssueActivity(trx, {
+      ...moved,
+      issueId: targetId,
+      action: 'report_moved_in',
+      relatedIssueId: fromId,
+    });
+    if (fromId)
+      await recordIssueActivity(trx, {
+        ...moved,
+        issueId: fromId,
+        action: 'report_moved_out',
+        relatedIssueId: targetId,
+      });
     const targetCounts = await recountIssue(trx, project.id, targetId, now);
     if (targetCounts)
       await setIssueOutcome(trx, targetId, dominantOutcome(targetCounts, 'failure'));

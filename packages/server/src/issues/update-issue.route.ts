@@ -13,7 +13,7 @@ import { requireTriage } from '../keys/require-triage.js';
 import { updateIssue } from './triage.service.js';
 import { TRIAGE_ERRORS } from './triage-contract.js';
 
-/** Status and note of an issue: session with CSRF, or an API key with `triage`. */
+/** Status, note and title of an issue: session with CSRF, or an API key with `triage`. */
 export function registerUpdateIssue(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, ctx, {
     contract: {
@@ -24,8 +24,8 @@ export function registerUpdateIssue(app: FastifyInstance, ctx: AppContext): void
       doc: {
         operationId: 'updateIssue',
         tags: ['Issues'],
-        summary: 'Resolve, ignore or reopen an issue; set its note',
-        description: `\`status\`: \`open\`, \`resolved\` (a new report reopens it and sets \`regressed_at\`) or \`ignored\` (stays ignored whatever arrives). \`note\`: the developer note, null or "" to clear. At least one of the two.${TRIAGE_NOTE}`,
+        summary: 'Resolve, ignore or reopen an issue; set its note or rename it',
+        description: `\`status\`: \`open\`, \`resolved\` (a new report reopens it and sets \`regressed_at\`) or \`ignored\` (stays ignored whatever arrives). \`note\`: the developer note, null or "" to clear. \`title\`: a new title (1–200 characters, trimmed), which stays: the grouper names an issue only when it creates it. At least one of the three. Each change is recorded in the issue's history (GET …/issues/{issueId}/activity) with who made it.${TRIAGE_NOTE}`,
         security: TRIAGE_SECURITY,
         parameters: { projectId: PROJECT_ID_DESCRIPTION, issueId: ISSUE_ID_DESCRIPTION },
         requestExamples: {
@@ -40,6 +40,6 @@ export function registerUpdateIssue(app: FastifyInstance, ctx: AppContext): void
     },
     auth: requireTriage,
     handler: ({ request, ctx, params, body }) =>
-      updateIssue(ctx, request.accountId, params.projectId, params.issueId, body),
+      updateIssue(ctx, request.accountId, request.actor, params.projectId, params.issueId, body),
   });
 }

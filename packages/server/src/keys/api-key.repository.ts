@@ -40,7 +40,7 @@ export async function findApiKeyByHash(db: Kysely<DB>, keyHash: string) {
 const apiKeyByHash = compiledShapes((db: Kysely<DB>, _shape: object, p: { keyHash: string }) =>
   db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'revoked_at', 'last_used_at', 'scopes'])
+    .select(['id', 'account_id', 'name', 'prefix', 'revoked_at', 'last_used_at', 'scopes'])
     .where('key_hash', '=', p.keyHash),
 );
 

@@ -166,7 +166,7 @@ export async function authenticateApiKey(
 export async function authenticateApiKeyWithScopes(
   ctx: { db: Kysely<DB>; apiKeys: ApiKeys },
   header: string | undefined,
-): Promise<{ accountId: string; scopes: ApiKeyScope[] }> {
+): Promise<{ accountId: string; scopes: ApiKeyScope[]; label: string }> {
   if (!header?.trim()) {
     throw new ApiError(
       'missing_api_key',
@@ -203,5 +203,10 @@ export async function authenticateApiKeyWithScopes(
   }
   const now = new Date();
   if (await touchApiKey(ctx.db, row, now)) ctx.apiKeys.set(hash, { ...row, last_used_at: now });
-  return { accountId: row.account_id, scopes: parseScopes(row.scopes) };
+  return {
+    accountId: row.account_id,
+    scopes: parseScopes(row.scopes),
+    // How the key is named where its actions are shown (an issue's history).
+    label: `${row.name} (${row.prefix}…)`,
+  };
 }

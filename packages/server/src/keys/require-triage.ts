@@ -1,9 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
+import type { IssueActor } from '../issues/issue-activity.repository.js';
 import { assertCsrfToken, notAuthenticated } from '../sessions/require-session.js';
 import { resolveSession, sessionIdOf } from '../sessions/session.service.js';
 import { authenticateApiKeyWithScopes } from './key.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who triages, as an issue's history names them; set by `requireTriage`. */
+    actor: IssueActor;
+  }
+}
 
 /**
  * Who may triage (change an issue's status or note, merge issues, move reports): the
@@ -19,9 +27,10 @@ export function requireTriage(ctx: AppContext) {
       if (!session) throw notAuthenticated();
       assertCsrfToken(request, session);
       request.accountId = session.accountId;
+      request.actor = { type: 'user', name: session.email };
       return;
     }
-    const { accountId, scopes } = await authenticateApiKeyWithScopes(ctx, authorization);
+    const { accountId, scopes, label } = await authenticateApiKeyWithScopes(ctx, authorization);
     if (!scopes.includes('triage')) {
       throw new ApiError(
         'missing_scope',
@@ -29,5 +38,6 @@ export function requireTriage(ctx: AppContext) {
       );
     }
     request.accountId = accountId;
+    request.actor = { type: 'api_key', name: label };
   };
 }

@@ -244,6 +244,7 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
     const LIST = '/v1/dashboard/{projectId}/issues';
     const ONE = '/v1/dashboard/{projectId}/issues/{issueId}';
     const MERGE = '/v1/dashboard/{projectId}/issues/{issueId}/merge';
+    const ACTIVITY = '/v1/dashboard/{projectId}/issues/{issueId}/activity';
     const MOVE = '/v1/dashboard/{projectId}/reports/{reportId}/move';
     const ids: string[] = [];
     // Two unrelated problems of one tool: the grouping engine keeps them apart.
@@ -274,6 +275,11 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
       'get',
     );
     contract.check(await call(`${base}/issues?sort=worst`, { headers: bearer(key) }), LIST, 'get');
+    contract.check(
+      await call(`${base}/issues?kind=problem&q=page&status=all`, { headers: bearer(key) }),
+      LIST,
+      'get',
+    );
     contract.check(await call(`${base}/issues/${issues[0]}`, { headers: bearer(key) }), ONE, 'get');
     contract.check(
       await call(`${base}/issues/${'0'.repeat(32)}`, { headers: bearer(key) }),
@@ -283,6 +289,18 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
     const patch = (body: unknown, apiKey = key) =>
       call(`${base}/issues/${issues[0]}`, { method: 'PATCH', body, headers: bearer(apiKey) });
     contract.check(await patch({ status: 'resolved', note: 'n' }), ONE, 'patch');
+    contract.check(await patch({ title: 'Renamed' }), ONE, 'patch');
+    contract.check(await patch({ title: '' }), ONE, 'patch');
+    contract.check(
+      await call(`${base}/issues/${issues[0]}/activity`, { headers: bearer(key) }),
+      ACTIVITY,
+      'get',
+    );
+    contract.check(
+      await call(`${base}/issues/${'0'.repeat(32)}/activity`, { headers: bearer(key) }),
+      ACTIVITY,
+      'get',
+    );
     contract.check(await patch({ status: 'nope' }), ONE, 'patch');
     const readOnly = contract.check(await patch({ status: 'open' }, t.apiKey), ONE, 'patch');
     expect(readOnly.body.code).toBe('missing_scope');

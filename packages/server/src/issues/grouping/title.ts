@@ -34,16 +34,61 @@ export function titleFor(reports: readonly GroupableReport[]): string {
   return shorten(firstSentence(chosen.details)) || `${tool}: ${first.outcome}`;
 }
 
+/** A first sentence shorter than this says what failed but seldom why: the next one joins it. */
+const SHORT_SENTENCE = 40;
+/** Words whose dot ends no sentence: "z. B.", "e.g.", "bzw.", "ca.", "Nr." … */
+const ABBREVIATION =
+  /(?:^|[\s(])(?:\p{L}|e\.g|i\.e|bzw|ca|etc|usw|vs|inkl|evtl|ggf|nr|no|approx|dr|vgl)$/iu;
+
 function firstSentence(details: string): string {
   const text = details.replace(/\s+/g, ' ').trim();
-  // A sentence ends at . ! ? followed by a space; dots inside names (file.ts, v1.2) do not end it.
-  const end = text.search(/[.!?](?=\s)/);
-  return (end === -1 ? text : text.slice(0, end)).replace(/[.:;,\s]+$/, '');
+  const first = sentenceEnd(text, 0);
+  if (first === -1) return text.replace(/[.:;,\s]+$/, '');
+  let end = first;
+  // "Search failed. The API answered 500 …": a bare symptom keeps its cause.
+  if (end < SHORT_SENTENCE) {
+    const second = sentenceEnd(text, end + 1);
+    end = second === -1 ? text.length : second;
+  }
+  return text.slice(0, end).replace(/[.:;,\s]+$/, '');
+}
+
+/**
+ * Where the sentence starting at or before `from` ends: at . ! ? followed by a space, unless
+ * the dot belongs to a name (file.ts, v1.2: no space follows), an abbreviation (ABBREVIATION) or
+ * an open parenthesis. -1: the text is one sentence.
+ */
+function sentenceEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth += 1;
+    else if ((c === ')' || c === ']') && depth > 0) depth -= 1;
+    else if ((c === '.' || c === '!' || c === '?') && text[i + 1] === ' ' && depth === 0) {
+      if (c === '.' && ABBREVIATION.test(text.slice(Math.max(0, i - 8), i))) continue;
+      return i;
+    }
+  }
+  return -1;
 }
 
 function shorten(text: string): string {
   if (text.length <= TITLE_MAX_LENGTH) return text;
-  const cut = text.slice(0, TITLE_MAX_LENGTH - 1);
+  let cut = text.slice(0, TITLE_MAX_LENGTH - 1);
   const space = cut.lastIndexOf(' ');
-  return `${(space > TITLE_MAX_LENGTH / 2 ? cut.slice(0, space) : cut).replace(/[.:;,\s]+$/, '')}…`;
+  if (space > TITLE_MAX_LENGTH / 2) cut = cut.slice(0, space);
+  // Never end inside a parenthesis: "enthält (z…" reads as a typo. Cut before it opened.
+  const open = unclosedOpening(cut);
+  if (open > TITLE_MAX_LENGTH / 3) cut = cut.slice(0, open);
+  return `${cut.replace(/[.:;,\s([]+$/, '')}…`;
+}
+
+/** Where the first parenthesis or bracket left open in `text` starts; -1 when none is. */
+function unclosedOpening(text: string): number {
+  const opened: number[] = [];
+  for (let i = 0; i < text.length; i += 1) {
+    if (text[i] === '(' || text[i] === '[') opened.push(i);
+    else if ((text[i] === ')' || text[i] === ']') && opened.length > 0) opened.pop();
+  }
+  return opened[0] ?? -1;
 }
