@@ -20,9 +20,9 @@ import { useTitle } from '../ui/use-title';
 import { IssueActivity } from './issue-activity';
 import { IssuePicker } from './issue-picker';
 import { IssueReports } from './issue-reports';
+import { IssueTitle } from './issue-title';
 import { MergedIssuesCard } from './merged-issues';
 import { SimilarIssuesCard } from './similar-issues';
-import { IssueTitle } from './issue-title';
 
 const CHART_DAYS = 30;
 const STATUS_LABELS: Record<IssueStatus, string> = {

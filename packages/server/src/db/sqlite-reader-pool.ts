@@ -247,4 +247,3 @@ function carriedAsJson(value: unknown): boolean {
     (typeof value === 'number' && Number.isFinite(value))
   );
 }
-
