@@ -5,6 +5,7 @@ import {
   createProject,
   describeBrowser,
   ensureDashboardBuilt,
+  expectAccessible,
   launchChromium,
   STEP_MS,
   sendReports,
@@ -104,13 +105,15 @@ describeBrowser('grouping control in a browser', { timeout: 120_000 }, () => {
     await expect
       .poll(() => card.getByTestId('similar-issue').first().textContent())
       .toContain('% alike');
+    await expectAccessible(page, 'the issue page with a suggestion');
     await card
-      .getByRole('button', { name: /^Merge ".*" into this issue$/ })
+      .getByRole('button', { name: /^Merge here: / })
       .first()
       .click();
 
     const merged = page.getByRole('region', { name: 'Merged into this issue' });
     await merged.getByTestId('merged-issue').waitFor();
+    await expectAccessible(page, 'the issue page with a merged issue');
     await page.getByRole('heading', { name: '3 reports', exact: true }).waitFor();
     expect((await issues()).map((i) => i.id)).not.toContain(split.id);
     // Merged: no longer suggested.
@@ -127,7 +130,7 @@ describeBrowser('grouping control in a browser', { timeout: 120_000 }, () => {
     const card = page.getByRole('region', { name: 'Possibly the same problem' });
     await card.getByTestId('similar-issue').first().waitFor();
     await card
-      .getByRole('button', { name: /is not the same problem$/ })
+      .getByRole('button', { name: /^Not the same: / })
       .first()
       .click();
     await expect.poll(() => card.count()).toBe(0);
@@ -147,6 +150,7 @@ describeBrowser('grouping control in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Add rule' }).click();
     const rule = page.getByTestId('grouping-rule');
     await rule.waitFor();
+    await expectAccessible(page, 'the grouping rules page');
     expect(await rule.textContent()).toContain('Never join reports of checkout and cart');
     await page.getByRole('button', { name: 'Delete the rule "checkout apart from cart"' }).click();
     await page.getByText('No rule yet').waitFor();

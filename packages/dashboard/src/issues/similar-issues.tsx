@@ -67,7 +67,7 @@ export function SimilarIssuesCard({
                 className="button button-small"
                 disabled={action.busy}
                 onClick={() => void merge(issue.id)}
-                aria-label={`Merge "${issue.title}" into this issue`}
+                aria-label={`Merge here: ${issue.title}`}
               >
                 Merge here
               </button>
@@ -76,7 +76,7 @@ export function SimilarIssuesCard({
                 className="button button-small button-ghost"
                 disabled={action.busy}
                 onClick={() => void reject(issue.id)}
-                aria-label={`"${issue.title}" is not the same problem`}
+                aria-label={`Not the same: ${issue.title}`}
               >
                 Not the same
               </button>

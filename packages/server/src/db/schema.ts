@@ -222,6 +222,8 @@ export interface IssueMergesTable {
   tool_name: string | null;
   kind: string;
   signature: string;
+  /** The grouping rules the merge sent to the issue it went into: a JSON array of ids. */
+  rule_ids: string;
   created_at: Timestamp;
   merged_at: Timestamp;
 }

@@ -4,7 +4,8 @@ import type { Dialect } from '../database.js';
 /**
  * What a merge took away, so that unmerge can give it back exactly (issues/merges/):
  * - `issue_merges`: one row per merge still undoable: the merged issue as it was (its id, title,
- *   status, note, tool, kind, signature and dates), and the issue it went into;
+ *   status, note, tool, kind, signature and dates), the issue it went into, and the grouping
+ *   rules that followed it there;
  * - `issue_merge_reports`: the reports it brought, one row each. Unmerge takes back those of
  *   them still in the issue (a report moved elsewhere since stays where the developer put it),
  *   each with the reason it had in the merged issue.
@@ -28,6 +29,8 @@ export function issueMergesMigration(dialect: Dialect): Migration {
         .addColumn('tool_name', 'text')
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('signature', 'text', (c) => c.notNull())
+        // The grouping rules the merge sent to the issue it went into (a JSON array of ids).
+        .addColumn('rule_ids', 'text', (c) => c.notNull().defaultTo('[]'))
         .addColumn('created_at', timestamp, (c) => c.notNull())
         .addColumn('merged_at', timestamp, (c) => c.notNull())
         .execute();

@@ -30,6 +30,7 @@ export async function recordMerge(
   mergeId: string,
   source: MergedIssueRow,
   intoId: string,
+  ruleIds: readonly string[],
   now: Date,
 ): Promise<void> {
   await trx
@@ -47,6 +48,7 @@ export async function recordMerge(
       tool_name: source.tool_name,
       kind: source.kind,
       signature: source.signature,
+      rule_ids: JSON.stringify(ruleIds),
       created_at: iso(source.created_at),
       merged_at: now.toISOString(),
     })

@@ -26,6 +26,6 @@ export async function rememberMerge(
       { errors: [{ field: 'into', message: `kept apart by the rule "${apart.name}"` }] },
     );
   }
-  await recordMerge(trx, newId(now.getTime()), source, target.id, now);
-  await retargetRules(trx, source.project_id, source.id, target.id);
+  const moved = await retargetRules(trx, source.project_id, source.id, target.id);
+  await recordMerge(trx, newId(now.getTime()), source, target.id, moved, now);
 }

@@ -22,6 +22,7 @@ import { announceIssueChanges } from '../issue-announcements.js';
 import { dominantOutcome } from '../issue-counts.js';
 import { issueNotFound } from '../issue-read.service.js';
 import { toIssueSummary } from '../issue-wire.js';
+import { retargetRules } from '../rules/grouping-rule.repository.js';
 import { underGroupingLock } from '../triage.service.js';
 import {
   deleteMergeRecord,
@@ -96,6 +97,9 @@ export async function unmergeIssue(
       const counts = await recountIssue(trx, project.id, merge.issue_id, now);
       if (counts) {
         await setIssueOutcome(trx, merge.issue_id, dominantOutcome(counts, 'failure'));
+        // The rules the merge sent here go back with their issue.
+        const ruleIds = JSON.parse(merge.rule_ids) as string[];
+        await retargetRules(trx, project.id, target.id, merge.issue_id, ruleIds);
         back.push(merge.issue_id);
       } else await deleteIssue(trx, merge.issue_id);
       // An "unsorted" issue stores no signature (null): nothing to take away then.

@@ -72,17 +72,24 @@ export async function deleteRule(db: Kysely<DB>, ruleId: string): Promise<void> 
   await db.deleteFrom('grouping_rules').where('id', '=', ruleId).execute();
 }
 
-/** An issue merged away: the rules that sent reports to it send them where it went. */
+/**
+ * Rules sending reports to `fromIssueId` send them to `intoIssueId` instead (a merge, or its
+ * undoing: `ruleIds` then names the rules the merge moved). Returns the ids of the rules moved.
+ */
 export async function retargetRules(
   db: Kysely<DB>,
   projectId: string,
   fromIssueId: string,
   intoIssueId: string,
-): Promise<void> {
-  await db
+  ruleIds?: readonly string[],
+): Promise<string[]> {
+  if (ruleIds?.length === 0) return [];
+  let query = db
     .updateTable('grouping_rules')
     .set({ issue_id: intoIssueId })
     .where('project_id', '=', projectId)
-    .where('issue_id', '=', fromIssueId)
-    .execute();
+    .where('issue_id', '=', fromIssueId);
+  if (ruleIds) query = query.where('id', 'in', ruleIds);
+  const rows = await query.returning('id').execute();
+  return rows.map((row) => row.id);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupingRuleRow } from '../../../src/issues/rules/grouping-rule.repository.js';
+import { patternProblem } from '../../../src/issues/rules/pattern-safety.js';
 import { compileRules, NO_RULES } from '../../../src/issues/rules/rule-matcher.js';
 
 /** The pure matcher the grouper applies before the engine: order, tools, text and regex. */
@@ -55,5 +56,21 @@ describe('grouping rule matcher', () => {
     ]);
     expect(rules.route({ tool_name: null, details: 'a ( b' })?.issueId).toBe('i2');
     expect(compileRules([])).toBe(NO_RULES);
+  });
+});
+
+describe('rule pattern safety', () => {
+  it('refuses nested repetition and repeated alternatives, and nothing a rule needs', () => {
+    expect(patternProblem('(a+)+b')).toMatch(/nested repetition/);
+    expect(patternProblem('(a|a)*b')).toMatch(/repeated group of alternatives/);
+    expect(patternProblem('(?:\\w|\\d){2,}$')).toMatch(/repeated group of alternatives/);
+    for (const fine of [
+      '429|rate limit',
+      '^time(d)? ?out\\b',
+      '(?:foo|bar) failed',
+      '[(|)]+',
+      '\\(a|b\\)+',
+    ])
+      expect(patternProblem(fine), fine).toBeNull();
   });
 });

@@ -54,10 +54,23 @@ describe.each(DIALECTS)('unmerge on %s', (dialect) => {
     });
     expect(patch.status).toBe(200);
 
+    const rules = `${server.url}/v1/dashboard/${t.projectId}/grouping-rules`;
+    const rule = await call(rules, {
+      body: { type: 'route', name: 'clock change', pattern: 'clock change', issue_id: b },
+      headers: bearer(key),
+    });
+    expect(rule.status).toBe(201);
+    const ruleTarget = async () =>
+      (await call(rules, { headers: bearer(key) })).body.rules.find(
+        (r: { id: string }) => r.id === rule.body.id,
+      )?.issue_id;
+
     const merge = (from: string, into: string) =>
       call(issuesUrl(server, t, `/${from}/merge`), { body: { into }, headers: bearer(key) });
     expect((await merge(b, a)).status).toBe(200);
     expect((await merge(c, a)).status).toBe(200);
+    // The rule followed its issue.
+    expect(await ruleTarget()).toBe(a);
     const merged = IssueDetail.parse(
       (await call(issuesUrl(server, t, `/${a}`), { headers: bearer(t.apiKey) })).body,
     );
@@ -86,6 +99,7 @@ describe.each(DIALECTS)('unmerge on %s', (dialect) => {
     expect(res.status).toBe(200);
     const unmerged = UnmergedIssue.parse(res.body);
     expect(unmerged.restored.map((i) => i.id)).toEqual([b]);
+    expect(await ruleTarget()).toBe(b);
     const restored = IssueDetail.parse(
       (await call(issuesUrl(server, t, `/${b}`), { headers: bearer(t.apiKey) })).body,
     );
