@@ -68,6 +68,9 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
         timeout: STEP_MS,
       })
       .toBe(reports);
+  /** The header's "N / 1,000 reports this month". */
+  const monthCount = async () =>
+    Number((await page.locator('.usage-text').textContent())?.split(' ')[0]?.replace(/\D/g, ''));
   const issueOfTool = async (tool: string) => {
     const found = (await allIssues()).find((issue) => issue.tool_name === tool);
     if (!found) throw new Error(`no issue of ${tool}`);
@@ -176,8 +179,7 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
 
   it('keeps the header’s reports this month current while the issues are open', async () => {
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
-    const usage = page.locator('.usage-text');
-    const before = Number((await usage.textContent())?.split(' ')[0]?.replace(/\D/g, ''));
+    const before = await monthCount();
     await send(
       Array.from({ length: 5 }, () => ({
         outcome: 'failure',
@@ -185,11 +187,7 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
         details: 'Call 1 failed: the server answered 500.',
       })),
     );
-    await expect
-      .poll(async () => Number((await usage.textContent())?.split(' ')[0]?.replace(/\D/g, '')), {
-        timeout: STEP_MS,
-      })
-      .toBe(before + 5);
+    await expect.poll(monthCount, { timeout: STEP_MS }).toBe(before + 5);
   });
 
   it('never asks with From after To: it says so instead', async () => {
@@ -275,7 +273,10 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
     await history.getByText('resolved it').waitFor();
     await history.getByText('renamed it from').waitFor();
     await expect(history.locator('.activity-item').first().textContent()).resolves.toContain(email);
-    // A new report of the problem reopens it; the grouper keeps the developer's title.
+    // A new report of the problem reopens it; the grouper keeps the developer's title, and
+    // the header counts it here too.
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const before = await monthCount();
     await send([
       {
         outcome: 'confusing',
@@ -287,6 +288,7 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
       .poll(async () => (await issueOfTool('tool_03')).report_count, { timeout: STEP_MS })
       .toBe(3);
     expect((await issueOfTool('tool_03')).title).toBe('Tool 3 answers 500 on every call');
+    await expect.poll(monthCount, { timeout: STEP_MS }).toBe(before + 1);
     // Models and client versions, from the reports' metadata.
     const numbers = page.locator('section.card', { hasText: 'Agent clients' });
     await numbers.getByText('claude-sonnet').waitFor();

@@ -33,10 +33,15 @@ const STATUS_LABELS: Record<IssueStatus, string> = {
 
 /** One issue: what it is, its numbers, its note and reports; resolve, ignore, merge, move. */
 export function IssuePage({ project, issueId }: { project: ConsoleProject; issueId: string }) {
-  const { api } = useSession();
+  const { api, refreshSession } = useSession();
   const path = `/v1/dashboard/${project.id}/issues/${issueId}`;
   const issue = useResource(path, () => api.get<IssueDetail>(path));
-  const scheduleRefresh = useThrottledRefresh(issue.reload, { intervalMs: 1500, settleMs: 300 });
+  // The header's "reports this month" moves with the reports, as on the lists.
+  const refresh = useCallback(() => {
+    issue.reload();
+    refreshSession();
+  }, [issue.reload, refreshSession]);
+  const scheduleRefresh = useThrottledRefresh(refresh, { intervalMs: 1500, settleMs: 300 });
   const live = useLiveReports(project.id, scheduleRefresh, issue.reload, (event) => {
     if (event.issue.id === issueId && event.change === 'merged' && event.into) {
       navigate(`/projects/${project.id}/issues/${event.into}`, { replace: true });

@@ -43,5 +43,18 @@ export function openSqliteConnection(
   // ingest; at this (~16 MB) it seldom does, and the WAL stays bounded where nothing
   // checkpoints beside it (the CLI).
   sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  registerSqliteFunctions(sqlite);
   return sqlite;
+}
+
+/**
+ * SQL functions SQLite lacks, given to every connection (the reader processes' too).
+ * `debrief_fold(text)`: the text in lower case by Unicode's rules, as PostgreSQL's `lower()`
+ * does; SQLite's own `lower()` and `LIKE` fold ASCII letters only ("Ä" stays "Ä"). The issues
+ * list's title search matches through it (issues/issue.repository.ts titleMatch).
+ */
+export function registerSqliteFunctions(sqlite: SQLite.Database): void {
+  sqlite.function('debrief_fold', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
 }

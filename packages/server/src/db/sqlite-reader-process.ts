@@ -1,4 +1,5 @@
 import SQLite from 'better-sqlite3';
+import { registerSqliteFunctions } from './sqlite-connection.js';
 
 /**
  * A reader process of sqlite-reader-pool.ts: one read-only connection to the database file,
@@ -39,6 +40,7 @@ function main(): void {
   try {
     db = new SQLite(path, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
+    registerSqliteFunctions(db);
   } catch (error) {
     process.send({ ready: false, ...describe(error) } satisfies ReaderStarted);
     process.disconnect();

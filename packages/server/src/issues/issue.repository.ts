@@ -85,20 +85,24 @@ interface ListParams extends Record<string, unknown> {
   offset: number;
 }
 
-/** A LIKE pattern for titles containing `text`: its `%`, `_` and `\` taken literally. */
+/**
+ * A LIKE pattern for titles containing `text`, ignoring case: its `%`, `_` and backslashes
+ * taken literally, and lower-cased as titleMatch lower-cases the titles.
+ */
 export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
- * Titles matching a containsPattern, ignoring case: PostgreSQL's ILIKE folds every letter;
- * SQLite's LIKE folds ASCII letters, and other letters match as typed (SQLite has no Unicode
- * case tables without ICU). A full scan of the project's issues, which the list reads anyway.
+ * Titles matching a containsPattern, ignoring case by Unicode's rules on both dialects:
+ * PostgreSQL's `lower()`, and on SQLite `debrief_fold()`, which every connection has
+ * (db/sqlite-connection.ts), since SQLite's own folds ASCII letters only. A scan of the
+ * project's issues, which the list reads anyway.
  */
 export function titleMatch(dialect: Dialect, column: 'title' | 'issues.title', pattern: string) {
   return dialect === 'postgres'
-    ? sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`
-    : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+    ? sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`
+    : sql<boolean>`debrief_fold(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
 function filtered(db: Kysely<DB>, shape: ListShape, p: ListParams) {

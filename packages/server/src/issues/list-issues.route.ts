@@ -19,7 +19,7 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   outcome: 'Only issues whose most frequent outcome is this one.',
   kind: '`problem` (issues of failures, confusion and giving up: what the dashboard lists by default), `request` (feature requests) or `success` (calls that worked); all kinds when absent.',
   tool_name: 'Only issues about this tool (exact match).',
-  q: 'Only issues whose title contains this text, ignoring case (on SQLite, ASCII letters only; other letters match as typed). Surrounding spaces are ignored; at most 200 characters.',
+  q: 'Only issues whose title contains this text, ignoring case (every letter, on both databases). Surrounding spaces are ignored; at most 200 characters.',
   sort: '`last_seen` (default), `first_seen` or `count` (reports; with `from`/`to`, the reports in the range, ties by `last_seen`), each descending.',
   from: 'Only issues with a report at or after this: an ISO 8601 date (`2026-11-21`) or date-time (`2026-11-21T14:30:00Z`; offset honoured, UTC when absent), read as by the reports list. Each issue then carries `range_count`.',
   to: 'Only issues with a report up to this (inclusive), same formats as `from`; a date-only `to` covers that whole day. `from` after `to` is a 400 `invalid_query`.',

@@ -82,8 +82,23 @@ describe.each(DIALECTS)('the issues view API on %s', (dialect) => {
     // With a date range too (the range list has its own statement).
     const ranged = await list(t, issuesUrl(server, t, '?q=OUTPUT&from=2000-01-01&kind=request'));
     expect(ranged.issues.map((i) => i.outcome)).toEqual(['request']);
+    // Letters beyond ASCII fold too, on both dialects.
+    const umlaut = await submit(server, t, {
+      outcome: 'failure',
+      tool_name: 'dokumente',
+      details: 'ÄRGER mit Umlauten: die Ausgabe ist falsch kodiert',
+    });
+    await issueOf(server, t, umlaut);
+    for (const q of ['ärger', 'Ärger', 'ÄRGER', 'umlauten'])
+      expect(
+        (await list(t, issuesUrl(server, t, `?q=${encodeURIComponent(q)}`))).pagination.total,
+      ).toBe(1);
+    expect(
+      (await list(t, issuesUrl(server, t, `?q=${encodeURIComponent('ärger')}&from=2000-01-01`)))
+        .pagination.total,
+    ).toBe(1);
     // A blank search is no search.
-    expect((await list(t, issuesUrl(server, t, '?q=%20%20'))).pagination.total).toBe(4);
+    expect((await list(t, issuesUrl(server, t, '?q=%20%20'))).pagination.total).toBe(5);
   });
 
   it('refuses a search longer than 200 characters and an unknown kind', async () => {
