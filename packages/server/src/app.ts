@@ -50,6 +50,8 @@ import { registerGetSession } from './sessions/get-session.route.js';
 import { registerSessions } from './sessions/require-session.js';
 import { registerSignout } from './sessions/signout.route.js';
 import { registerDashboard } from './static/dashboard.route.js';
+import { registerSubmitUsage } from './tool-usage/submit-usage.route.js';
+import { registerToolRates } from './tool-usage/tool-rates.route.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -138,8 +140,10 @@ export async function createApp(
 
   registerHealth(app, ctx);
   registerSubmitReport(app, ctx);
+  registerSubmitUsage(app, ctx);
   registerListProjects(app, ctx);
   registerListReports(app, ctx);
+  registerToolRates(app, ctx);
   registerReportEvents(app, ctx, streams);
   registerListIssues(app, ctx);
   registerGetIssue(app, ctx);

@@ -25,6 +25,8 @@ import { weekToolsMigration } from './migrations/0016-week-tools.js';
 import { reportIssuesMigration } from './migrations/0017-report-issues.js';
 import { outcomeCountsMigration } from './migrations/0018-outcome-counts.js';
 import { groupingQueueMigration } from './migrations/0019-grouping-queue.js';
+import { toolUsageMigration } from './migrations/0030-tool-usage.js';
+import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -50,6 +52,8 @@ export function migrations(db: Database): Record<string, Migration> {
     '0017-report-issues': reportIssuesMigration(db.dialect),
     '0018-outcome-counts': outcomeCountsMigration(db.dialect),
     '0019-grouping-queue': groupingQueueMigration(db.dialect),
+    '0030-tool-usage': toolUsageMigration(db.dialect),
+    '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
   };
 }
 
