@@ -151,3 +151,36 @@ export const ToolRates = z.object({
   pagination: Pagination,
 });
 export type ToolRates = z.infer<typeof ToolRates>;
+
+/**
+ * Forwarding secrets (`/v1/console/projects/{id}/forwarding-secrets`, the dashboard's Keys page):
+ * a host app that forwards reports for many agents sends one in `Debrief-Forwarding-Secret`, and
+ * the agent's address in `Debrief-Forwarded-For`, so the per-address limits count each agent.
+ */
+export const CreateForwardingSecretBody = z.object({
+  name: validText(
+    z
+      .string({ error: 'is required: say which host will use it, e.g. "docs site"' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(100, { error: 'must be at most 100 characters' }),
+  ),
+});
+export type CreateForwardingSecretBody = z.input<typeof CreateForwardingSecretBody>;
+
+export const ForwardingSecretInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The secret's first characters, to tell them apart: `wf_3a9c4e`. */
+  prefix: z.string(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type ForwardingSecretInfo = z.infer<typeof ForwardingSecretInfo>;
+
+export const ForwardingSecretList = z.object({ secrets: z.array(ForwardingSecretInfo) });
+export type ForwardingSecretList = z.infer<typeof ForwardingSecretList>;
+
+/** The answer to a creation: the only time the secret itself is shown. */
+export const CreatedForwardingSecret = ForwardingSecretInfo.extend({ secret: z.string() });
+export type CreatedForwardingSecret = z.infer<typeof CreatedForwardingSecret>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { randomHex } from '@debrief/protocol';
+import { type ForwardingSecretInfo, randomHex } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import { LookupCache } from '../../db/lookup-cache.js';
 import type { DB } from '../../db/schema.js';
@@ -20,15 +20,6 @@ const VISIBLE_PREFIX_LENGTH = 9;
 
 function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
-}
-
-/** A forwarding secret as the dashboard lists it: never the secret itself. */
-export interface ForwardingSecretInfo {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  revoked_at: string | null;
 }
 
 /**
