@@ -19,6 +19,7 @@ import { RelativeTime } from '../ui/relative-time';
 import { useTitle } from '../ui/use-title';
 import { IssuePicker } from './issue-picker';
 import { IssueReports } from './issue-reports';
+import { ToolCalls } from './tool-calls';
 
 const CHART_DAYS = 30;
 const STATUS_LABELS: Record<IssueStatus, string> = {
@@ -161,6 +162,7 @@ export function IssuePage({ project, issueId }: { project: ConsoleProject; issue
               </div>
             ))}
           </dl>
+          {data.tool_name && <ToolCalls projectId={project.id} tool={data.tool_name} />}
           <Breakdown title="Sources" rows={data.sources.map((s) => [s.source, s.count])} />
           <Breakdown title="Agent clients" rows={data.clients.map((c) => [c.client, c.count])} />
         </section>

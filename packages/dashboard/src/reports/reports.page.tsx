@@ -4,11 +4,13 @@ import type {
   ConsoleProject,
   SourcesSummary,
   Timeseries,
+  ToolRates,
   ToolsSummary,
 } from '../api/console.types';
 import { useResource } from '../api/use-resource';
 import { OutcomesChart } from '../charts/outcomes-chart';
 import { ToolsTable } from '../charts/tools-table';
+import { VersionCompare } from '../charts/version-compare';
 import { Link } from '../router';
 import { useSession } from '../session-context';
 import { formatCount, formatDay } from '../ui/format';
@@ -64,6 +66,18 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const tools = useResource(rangeInvalid ? null : `${consoleBase}/tools${toolsQuery}`, () =>
     api.get<ToolsSummary>(`${consoleBase}/tools${toolsQuery}`),
   );
+  // Calls and error rates per tool, where the project's hosts send call counts.
+  const ratesQuery = apiQuery(filters, ['from', 'to'], { limit: 100 });
+  const rates = useResource(rangeInvalid ? null : `${base}/tools${ratesQuery}`, () =>
+    api.get<ToolRates>(`${base}/tools${ratesQuery}`),
+  );
+  const versionsQuery = filters.tool_name
+    ? apiQuery(filters, ['from', 'to', 'tool_name'], { by: 'server_version' })
+    : null;
+  const versions = useResource(
+    rangeInvalid || versionsQuery === null ? null : `${base}/tools${versionsQuery}`,
+    () => api.get<ToolRates>(`${base}/tools${versionsQuery}`),
+  );
   const sourcesQuery = apiQuery(filters, ['from', 'to', 'tool_name']);
   const sources = useResource(`${consoleBase}/sources${sourcesQuery}`, () =>
     api.get<SourcesSummary>(`${consoleBase}/sources${sourcesQuery}`),
@@ -78,9 +92,11 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const reloadPanels = useCallback(() => {
     series.reload();
     tools.reload();
+    rates.reload();
+    versions.reload();
     sources.reload();
     refreshSession();
-  }, [series.reload, tools.reload, sources.reload, refreshSession]);
+  }, [series.reload, tools.reload, rates.reload, versions.reload, sources.reload, refreshSession]);
   const scheduleRefresh = useThrottledRefresh(reloadPanels, REFRESH);
   // After a gap in the stream every panel may be stale or failed, not only the list.
   const resync = useCallback(() => {
@@ -198,7 +214,17 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
               {insightsOpen ? '▴' : '▾'}
             </span>
           </button>
-          <div id="insights" className={insightsOpen ? 'insights' : 'insights insights-closed'}>
+          <div
+            id="insights"
+            className={[
+              'insights',
+              insightsOpen ? '' : 'insights-closed',
+              // Calls, error rate and reports per 1,000 calls make the tools table too wide to share a row.
+              rates.data?.tools.some((tool) => tool.calls !== null) ? 'insights-stacked' : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
+          >
             <section className="card" aria-labelledby="chart-title">
               <h3 id="chart-title" className="card-title">
                 Outcomes per day
@@ -227,6 +253,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                 <>
                   <ToolsTable
                     tools={tools.data.tools}
+                    rates={rates.data?.tools}
                     selected={filters.tool_name}
                     onSelect={(tool_name) => setFilters({ tool_name })}
                   />
@@ -235,6 +262,9 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                       The {tools.data.tools.length} worst of{' '}
                       {formatCount(tools.data.pagination.total)} tools.
                     </p>
+                  )}
+                  {filters.tool_name && versions.data?.versions && (
+                    <VersionCompare tool={filters.tool_name} versions={versions.data.versions} />
                   )}
                 </>
               ) : (
