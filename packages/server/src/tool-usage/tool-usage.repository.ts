@@ -26,6 +26,16 @@ export interface UsageWindow {
   tools: readonly WindowCounts[];
 }
 
+/** The window names tools new to the project, past the cap on distinct tool names. */
+export class ToolNameCapReached extends Error {
+  constructor(
+    readonly cap: number,
+    readonly newNames: string[],
+  ) {
+    super(`${newNames.length} new tool names past the cap of ${cap}`);
+  }
+}
+
 /**
  * Stores a sender's window, replacing what the same sender said about the same tools before,
  * and moves the hourly and daily sums by the difference: a resend counts once. In one
@@ -39,6 +49,8 @@ export async function replaceUsageWindow(
   dialect: Dialect,
   window: UsageWindow,
   pruneBefore: Date,
+  /** Distinct tool names a project's counts may hold; a window bringing more is refused. */
+  toolNameCap: number,
 ): Promise<void> {
   if (window.tools.length === 0) return;
   const windowText = window.windowStart.toISOString();
@@ -49,6 +61,7 @@ export async function replaceUsageWindow(
         trx,
       );
     }
+    await checkToolNameCap(trx, window.projectId, names, toolNameCap);
     const before = await trx
       .selectFrom('tool_usage_windows')
       .select(['tool_name', 'server_version', 'calls', 'errors'])
@@ -119,6 +132,35 @@ export async function replaceUsageWindow(
       .where('window_start', '<', pruneBefore.toISOString())
       .execute();
   });
+}
+
+/**
+ * Refuses a window whose new tool names would take the project past `cap` distinct ones, so a
+ * leaked ingest key cannot grow the sums (and every read of them) without bound. Exact: run
+ * under the transaction's lock, so concurrent windows see each other's names.
+ */
+async function checkToolNameCap(
+  trx: Kysely<DB>,
+  projectId: string,
+  names: readonly string[],
+  cap: number,
+): Promise<void> {
+  const known = await trx
+    .selectFrom('tool_usage_days')
+    .select('tool_name')
+    .distinct()
+    .where('project_id', '=', projectId)
+    .where('tool_name', 'in', names)
+    .execute();
+  if (known.length === names.length) return;
+  const seen = new Set(known.map((row) => row.tool_name));
+  const fresh = names.filter((name) => !seen.has(name));
+  const counted = await trx
+    .selectFrom('tool_usage_days')
+    .select(sql<number | string>`count(distinct tool_name)`.as('n'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  if (Number(counted.n) + fresh.length > cap) throw new ToolNameCapReached(cap, fresh);
 }
 
 const SUMS = [

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Admission } from '../limits/ingest-gate.js';
 import { DAY_MS, MINUTE_MS } from '../time/utc-time.js';
-import { replaceUsageWindow } from './tool-usage.repository.js';
+import { replaceUsageWindow, ToolNameCapReached } from './tool-usage.repository.js';
 
 /** The usage body as its schema parsed it. */
 export type UsageInput = Omit<UsageBody, 'ingest_key'>;
@@ -20,7 +20,7 @@ export const WINDOWS_KEPT_MS = MAX_AGE_MS + DAY_MS;
  * windows are settled, and a resend of one could no longer be told from new counts.
  */
 export async function recordUsage(
-  ctx: Pick<AppContext, 'db' | 'database'>,
+  ctx: Pick<AppContext, 'db' | 'database' | 'config'>,
   admission: Admission,
   body: UsageInput,
 ): Promise<UsageResponse> {
@@ -41,18 +41,28 @@ export async function recordUsage(
     calls: counts.calls,
     errors: counts.errors,
   }));
-  await replaceUsageWindow(
-    ctx.db,
-    ctx.database.dialect,
-    {
-      projectId: admission.projectId,
-      windowStart,
-      instance: body.instance ?? '',
-      serverVersion: body.server_version ?? '',
-      tools,
-    },
-    new Date(now - WINDOWS_KEPT_MS),
-  );
+  try {
+    await replaceUsageWindow(
+      ctx.db,
+      ctx.database.dialect,
+      {
+        projectId: admission.projectId,
+        windowStart,
+        instance: body.instance ?? '',
+        serverVersion: body.server_version ?? '',
+        tools,
+      },
+      new Date(now - WINDOWS_KEPT_MS),
+      ctx.config.maxToolNamesPerProject,
+    );
+  } catch (error) {
+    if (!(error instanceof ToolNameCapReached)) throw error;
+    const shown = error.newNames.slice(0, 5).map((name) => JSON.stringify(name));
+    throw new ApiError(
+      'too_many_tool_names',
+      `The project's call counts already name as many distinct tools as this instance allows (${error.cap}), and this window brings new ones (${shown.join(', ')}${error.newNames.length > 5 ? ', …' : ''}); nothing was stored. Count calls under the fixed names of your tools, not per-call names; send the other tools' counts without these.`,
+    );
+  }
   return {
     ok: true,
     window_start: `${windowStart.toISOString().slice(0, 19)}Z`,

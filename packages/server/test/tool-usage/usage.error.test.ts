@@ -14,6 +14,7 @@ describe('POST /v1/usage refusals', () => {
   beforeAll(async () => {
     server = await startTestServer('sqlite', {
       TRUST_PROXY: 'true',
+      MAX_TOOL_NAMES_PER_PROJECT: '3',
       INGEST_RATE_PER_ADDRESS: '1',
       INGEST_BURST_PER_ADDRESS: '3',
     });
@@ -73,6 +74,29 @@ describe('POST /v1/usage refusals', () => {
       Array.from({ length: 201 }, (_, i) => [`tool_${i}`, { calls: 1, errors: 0 }]),
     );
     await check({ window_start: minute(), tools: many }, 'tools', /at most 200 tools/);
+  });
+
+  it('refuses a window that brings tool names past the project cap, and keeps accepting known ones', async () => {
+    const t = await server.tenant();
+    const counts = (names: string[]) =>
+      Object.fromEntries(names.map((name) => [name, { calls: 1, errors: 0 }]));
+    const first = await send(
+      { ingest_key: t.ingestKey, window_start: minute(3), tools: counts(['a', 'b']) },
+      '198.51.100.200',
+    );
+    expect(first.status).toBe(200);
+    const over = await send(
+      { ingest_key: t.ingestKey, window_start: minute(2), tools: counts(['a', 'c', 'd']) },
+      '198.51.100.201',
+    );
+    expect(over.status).toBe(400);
+    expect(ProblemDetails.parse(over.body).code).toBe('too_many_tool_names');
+    expect(over.body.detail).toMatch(/"c", "d"/);
+    const known = await send(
+      { ingest_key: t.ingestKey, window_start: minute(2), tools: counts(['a', 'b', 'c']) },
+      '198.51.100.202',
+    );
+    expect(known.status).toBe(200);
   });
 
   it('is rate-limited per address like reports: 429 rate_limited, nothing stored', async () => {

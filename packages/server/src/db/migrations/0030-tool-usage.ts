@@ -12,6 +12,9 @@ import type { Dialect } from '../database.js';
  *   `server_version` ('' = none named), kept for good; a resend adds only its difference, in the
  *   same transaction as the window's row, so the sums always equal their windows'.
  *
+ * `tool_usage_days_by_tool` finds whether a project's counts already name a tool, for the cap on
+ * distinct tool names (the reports' cap, MAX_TOOL_NAMES_PER_PROJECT).
+ *
  * Counts are bigint on PostgreSQL: a day of a busy tool passes 2^31. WITHOUT ROWID on SQLite, as
  * the report rollups (0015).
  */
@@ -60,6 +63,11 @@ export function toolUsageMigration(dialect: Dialect): Migration {
           .$call(withoutRowid)
           .execute();
       }
+      await db.schema
+        .createIndex('tool_usage_days_by_tool')
+        .on('tool_usage_days')
+        .columns(['project_id', 'tool_name'])
+        .execute();
     },
   };
 }
