@@ -95,6 +95,16 @@ describeBrowser('tool call counts in the dashboard', { timeout: 90_000 }, () => 
     );
     await page.screenshot({ path: join(artifacts, 'tool-rates.png'), fullPage: true });
     await expectAccessible(page, 'the reports page with call counts');
+    // On a phone the table scrolls inside its card; the page itself does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Chart and tools' }).click();
+    await versions.waitFor();
+    await expect(
+      page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'),
+    ).resolves.toBe(true);
+    await page.screenshot({ path: join(artifacts, 'tool-rates-phone.png'), fullPage: true });
+    await expectAccessible(page, 'the reports page with call counts on a phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it("shows the tool's calls on its issue page", async () => {
