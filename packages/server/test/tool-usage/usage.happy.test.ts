@@ -94,6 +94,32 @@ describe.each(DIALECTS)('call counts on %s', (dialect) => {
     expect(tool.reports_per_1000_calls).toBe(0);
   });
 
+  it.runIf(dialect === 'postgres')(
+    'two instances on one database count concurrent resends of a window once',
+    async () => {
+      const other = await startTestServer(dialect, {}, { databaseUrl: server.config.databaseUrl });
+      try {
+        const t = await server.tenant();
+        const body = {
+          ingest_key: t.ingestKey,
+          window_start: minute(4),
+          instance: 'host-x',
+          tools: { shared: { calls: 40, errors: 4 } },
+        };
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            call(`${(i % 2 ? other : server).url}/v1/usage`, { body }),
+          ),
+        );
+        expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+        const tool = (await rates(t.projectId, t.apiKey)).body.tools[0]!;
+        expect(tool).toMatchObject({ tool_name: 'shared', calls: 40, errors: 4 });
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
   it('counts in range to the minute, and lists tools with reports but no counts with null rates', async () => {
     const t = await server.tenant();
     await sendUsage({
