@@ -123,6 +123,27 @@ describeBrowser('tool call counts in the dashboard', { timeout: 90_000 }, () => 
     );
   });
 
+  it('shows call counts that arrive before any report', async () => {
+    const quiet = await server.tenant();
+    const res = await post('/v1/usage', {
+      ingest_key: quiet.ingestKey,
+      window_start: minute(3),
+      tools: { list_repos: { calls: 40, errors: 2 } },
+    });
+    expect(res.status).toBe(200);
+    const { id } = await createSession(server.ctx.db, quiet.accountId);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(STEP_MS);
+    await context.addCookies([{ name: 'debrief_session', value: id, url: server.url }]);
+    const other = await context.newPage();
+    await other.goto(`${server.url}/projects/${quiet.projectId}/reports`);
+    const row = other.getByRole('row', { name: /list_repos/ });
+    await expect(row.getByTestId('tool-calls').textContent()).resolves.toBe('40');
+    await expect(row.getByTestId('tool-error-rate').textContent()).resolves.toBe('5%');
+    await expect(row.getByTestId('tool-reports-per-1000').textContent()).resolves.toBe('0');
+    await context.close();
+  });
+
   it('creates a forwarding secret shown once, and revokes it', async () => {
     await page.goto(`${server.url}/projects/${tenant.projectId}/keys`);
     await page.getByRole('heading', { name: /Forwarding secrets/ }).waitFor();

@@ -156,8 +156,10 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
     .map((tool) => tool.tool_name)
     .filter((name): name is string => name !== null)
     .sort((a, b) => a.localeCompare(b));
+  // Hosts may send call counts before any agent reports: then the tools table shows them.
+  const counted = rates.data?.tools.some((tool) => tool.calls !== null) ?? false;
   const neverReported =
-    list !== undefined && list.stats.total === 0 && !hasNarrowingFilters(filters);
+    list !== undefined && list.stats.total === 0 && !hasNarrowingFilters(filters) && !counted;
 
   return (
     <div className="reports-page">
@@ -220,7 +222,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
               'insights',
               insightsOpen ? '' : 'insights-closed',
               // Calls, error rate and reports per 1,000 calls make the tools table too wide to share a row.
-              rates.data?.tools.some((tool) => tool.calls !== null) ? 'insights-stacked' : '',
+              counted ? 'insights-stacked' : '',
             ]
               .filter(Boolean)
               .join(' ')}
