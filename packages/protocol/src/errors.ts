@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'missing_ingest_key',
   'invalid_ingest_key',
   'secret_key_not_allowed',
+  'invalid_forwarding_secret',
   'missing_api_key',
   'invalid_api_key',
   'ingest_key_cannot_read',
@@ -55,6 +56,7 @@ export function errorStatus(code: ErrorCode): number {
     case 'missing_ingest_key':
     case 'invalid_ingest_key':
     case 'secret_key_not_allowed':
+    case 'invalid_forwarding_secret':
     case 'missing_api_key':
     case 'invalid_api_key':
     case 'ingest_key_cannot_read':
@@ -108,6 +110,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   missing_ingest_key: 'Ingest key missing',
   invalid_ingest_key: 'Ingest key not recognised',
   secret_key_not_allowed: 'Secret key sent as an ingest key',
+  invalid_forwarding_secret: 'Forwarding secret not recognised',
   missing_api_key: 'API key missing',
   invalid_api_key: 'API key not recognised',
   ingest_key_cannot_read: 'Ingest keys cannot read',

@@ -14,3 +14,4 @@ export * from './query.schema.js';
 export * from './report.schema.js';
 export * from './report-fast-path.js';
 export * from './service-index.schema.js';
+export * from './usage.schema.js';

@@ -10,17 +10,20 @@ import { registerLlms } from './agent-resources/llms.route.js';
 import { registerOpenApi } from './agent-resources/openapi.route.js';
 import { registerSkill } from './agent-resources/skill.route.js';
 import { registerConsoleCreateApiKey } from './console/create-api-key.route.js';
+import { registerConsoleCreateForwardingSecret } from './console/create-forwarding-secret.route.js';
 import { registerConsoleCreateInvitation } from './console/create-invitation.route.js';
 import { registerConsoleCreateProject } from './console/create-project.route.js';
 import { registerConsoleGetIngestKey } from './console/get-ingest-key.route.js';
 import { registerConsoleGetProjectLimits } from './console/get-project-limits.route.js';
 import { registerConsoleIntegrate } from './console/integrate.route.js';
 import { registerConsoleListApiKeys } from './console/list-api-keys.route.js';
+import { registerConsoleListForwardingSecrets } from './console/list-forwarding-secrets.route.js';
 import { registerConsoleListInvitations } from './console/list-invitations.route.js';
 import { registerConsoleListProjects } from './console/list-projects.route.js';
 import { registerConsoleRedactionSettings } from './console/redaction-settings.route.js';
 import { registerConsoleRenameProject } from './console/rename-project.route.js';
 import { registerConsoleRevokeApiKey } from './console/revoke-api-key.route.js';
+import { registerConsoleRevokeForwardingSecret } from './console/revoke-forwarding-secret.route.js';
 import { registerConsoleRevokeInvitation } from './console/revoke-invitation.route.js';
 import { registerConsoleRotateIngestKey } from './console/rotate-ingest-key.route.js';
 import { registerConsoleSourceStats } from './console/sources.route.js';
@@ -60,6 +63,8 @@ import { registerGetSession } from './sessions/get-session.route.js';
 import { registerSessions } from './sessions/require-session.js';
 import { registerSignout } from './sessions/signout.route.js';
 import { registerDashboard } from './static/dashboard.route.js';
+import { registerSubmitUsage } from './tool-usage/submit-usage.route.js';
+import { registerToolRates } from './tool-usage/tool-rates.route.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -149,8 +154,10 @@ export async function createApp(
 
   registerHealth(app, ctx);
   registerSubmitReport(app, ctx);
+  registerSubmitUsage(app, ctx);
   registerListProjects(app, ctx);
   registerListReports(app, ctx);
+  registerToolRates(app, ctx);
   registerReportEvents(app, ctx, streams);
   registerListIssues(app, ctx);
   registerGetIssue(app, ctx);
@@ -193,6 +200,9 @@ export async function createApp(
   registerConsoleGetProjectLimits(app, ctx);
   registerConsoleUpdateProjectLimits(app, ctx);
   registerConsoleThrottled(app, ctx);
+  registerConsoleListForwardingSecrets(app, ctx);
+  registerConsoleCreateForwardingSecret(app, ctx);
+  registerConsoleRevokeForwardingSecret(app, ctx);
   registerConsoleListInvitations(app, ctx);
   registerConsoleCreateInvitation(app, ctx);
   registerConsoleRevokeInvitation(app, ctx);

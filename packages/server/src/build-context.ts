@@ -8,6 +8,7 @@ import { StartupError } from './errors/startup-error.js';
 import { createGrouper } from './issues/pipeline/index.js';
 import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { apiKeyCache } from './keys/key.service.js';
+import { ForwardingSecrets } from './limits/forwarding/forwarding-secrets.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
 import { ownedProjectCache } from './projects/project.service.js';
@@ -88,7 +89,13 @@ export async function buildContext(
     throttles.start();
     // One key → project cache for the gate and the screen (keys/ingest-key-cache.ts).
     const ingestKeys = new IngestKeyCache(db);
-    const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
+    const forwardingSecrets = new ForwardingSecrets(db);
+    const ingestGate = new IngestGate(
+      ingestKeys,
+      config.ingestLimits,
+      throttles,
+      forwardingSecrets,
+    );
     if (config.issueGrouping) grouper.start();
     return {
       config,
@@ -97,6 +104,7 @@ export async function buildContext(
       bus,
       reportWriter,
       ingestGate,
+      forwardingSecrets,
       throttles,
       passwords: createPasswordHasher(),
       reportScreen: createReportScreen(db, config, ingestKeys),

@@ -5,6 +5,7 @@ import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { Grouper } from './issues/pipeline/index.js';
 import type { ApiKeys } from './keys/key.service.js';
+import type { ForwardingSecrets } from './limits/forwarding/forwarding-secrets.js';
 import type { IngestGate } from './limits/ingest-gate.js';
 import type { ThrottleLog } from './limits/throttle-log.js';
 import type { OwnedProjects } from './projects/project.service.js';
@@ -25,6 +26,8 @@ export interface AppContext {
   reportWriter: ReportWriter;
   /** The token buckets of POST /v1/reports (limits/ingest-gate.ts). */
   ingestGate: IngestGate;
+  /** The projects' forwarding secrets, for trusted hosts (limits/forwarding/). */
+  forwardingSecrets: ForwardingSecrets;
   /** Counts of refused submissions, for the dashboard (limits/throttle-log.ts). */
   throttles: ThrottleLog;
   /** Every password hash and check, bounded in number at once. */

@@ -2,8 +2,10 @@ import type {
   ApiKeyInfo,
   ConsoleProject as ConsoleProjectSchema,
   CreatedApiKey as CreatedApiKeySchema,
+  CreatedForwardingSecret as CreatedForwardingSecretSchema,
   CreatedInvitation as CreatedInvitationSchema,
   CreatedProject as CreatedProjectSchema,
+  ForwardingSecretInfo,
   IntegrateInfo,
   InvitationInfo,
   ProjectLimitSettings,
@@ -13,6 +15,7 @@ import type {
   SourceStats as SourceStatsSchema,
   ThrottledStats as ThrottledStatsSchema,
   Timeseries as TimeseriesSchema,
+  ToolRates as ToolRatesSchema,
   ToolStats as ToolStatsSchema,
   Usage as UsageSchema,
 } from '@debrief/protocol';
@@ -42,3 +45,8 @@ export type ThrottledStats = ThrottledStatsSchema;
 export type Invitation = InvitationInfo;
 export type CreatedInvitation = CreatedInvitationSchema;
 export type RedactionSettings = RedactionSettingsSchema;
+export type ToolRates = ToolRatesSchema;
+export type ToolRate = ToolRates['tools'][number];
+export type VersionRate = NonNullable<ToolRates['versions']>[number];
+export type ForwardingSecret = ForwardingSecretInfo;
+export type CreatedForwardingSecret = CreatedForwardingSecretSchema;

@@ -1,7 +1,13 @@
 import { OUTCOMES } from '@debrief/protocol';
 import { useState } from 'react';
-import type { ToolStats } from '../api/console.types';
-import { formatCount, formatPercent, OUTCOME_LABELS } from '../ui/format';
+import type { ToolRate, ToolStats } from '../api/console.types';
+import {
+  formatCount,
+  formatPercent,
+  formatPerThousand,
+  formatRate,
+  OUTCOME_LABELS,
+} from '../ui/format';
 
 /** Rows shown before "Show all": the worst tools, which are the ones to read first. */
 const FIRST_ROWS = 8;
@@ -14,15 +20,37 @@ const FIRST_ROWS = 8;
  * outcomes in the tiles.
  */
 export function ToolsTable({
-  tools,
+  tools: reported,
+  rates,
   selected,
   onSelect,
 }: {
   tools: ToolStats[];
+  /** Call counts per tool (GET …/tools), when the project's hosts send them. */
+  rates?: ToolRate[];
   selected: string | null;
   onSelect(tool: string | null): void;
 }) {
   const [showAll, setShowAll] = useState(false);
+  const counted = new Map((rates ?? []).map((rate) => [rate.tool_name, rate]));
+  const withCalls = (rates ?? []).some((rate) => rate.calls !== null);
+  // Tools whose calls were counted but that no report names yet: listed after the reported ones.
+  const named = new Set(reported.map((tool) => tool.tool_name));
+  const tools: ToolStats[] = [
+    ...reported,
+    ...(rates ?? [])
+      .filter((rate) => rate.calls !== null && !named.has(rate.tool_name))
+      .map((rate) => ({
+        tool_name: rate.tool_name,
+        total: 0,
+        success: 0,
+        failure: 0,
+        confusing: 0,
+        gave_up: 0,
+        request: 0,
+        success_rate: null,
+      })),
+  ];
   if (tools.length === 0) {
     return <p className="muted">No reports in this range yet.</p>;
   }
@@ -37,6 +65,8 @@ export function ToolsTable({
           Success rate = success ÷ (success + failure + confusing + gave up): the share of the
           tool's uses that worked. Requests ask for something new and are not counted; a tool with
           only requests has no rate (–).
+          {withCalls &&
+            ' Calls and errors are counted by your hosts (the MCP add-on, the Express router); error rate = errors ÷ calls.'}
         </caption>
         <thead>
           <tr>
@@ -53,6 +83,19 @@ export function ToolsTable({
             <th scope="col" className="num">
               Success rate
             </th>
+            {withCalls && (
+              <>
+                <th scope="col" className="num">
+                  Calls
+                </th>
+                <th scope="col" className="num">
+                  Error rate
+                </th>
+                <th scope="col" className="num">
+                  <abbr title="Reports per 1,000 calls">Per 1k calls</abbr>
+                </th>
+              </>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -95,6 +138,7 @@ export function ToolsTable({
                   </span>
                 )}
               </td>
+              {withCalls && <CallCells rate={counted.get(tool.tool_name)} />}
             </tr>
           ))}
         </tbody>
@@ -110,6 +154,30 @@ export function ToolsTable({
         </button>
       )}
     </div>
+  );
+}
+
+/** Calls, error rate and reports per 1,000 calls; – where no counts arrived. */
+function CallCells({ rate }: { rate: ToolRate | undefined }) {
+  const none = (
+    <span className="muted" title="No call counts for this tool">
+      –
+    </span>
+  );
+  return (
+    <>
+      <td className="num" data-testid="tool-calls">
+        {rate?.calls == null ? none : formatCount(rate.calls)}
+      </td>
+      <td className="num" data-testid="tool-error-rate">
+        {rate?.error_rate == null ? none : formatRate(rate.error_rate)}
+      </td>
+      <td className="num" data-testid="tool-reports-per-1000">
+        {rate?.reports_per_1000_calls == null
+          ? none
+          : formatPerThousand(rate.reports_per_1000_calls)}
+      </td>
+    </>
   );
 }
 

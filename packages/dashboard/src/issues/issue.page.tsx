@@ -23,6 +23,7 @@ import { IssueReports } from './issue-reports';
 import { IssueTitle } from './issue-title';
 import { MergedIssuesCard } from './merged-issues';
 import { SimilarIssuesCard } from './similar-issues';
+import { ToolCalls } from './tool-calls';
 
 const CHART_DAYS = 30;
 const STATUS_LABELS: Record<IssueStatus, string> = {
@@ -170,6 +171,7 @@ export function IssuePage({ project, issueId }: { project: ConsoleProject; issue
               </div>
             ))}
           </dl>
+          {data.tool_name && <ToolCalls projectId={project.id} tool={data.tool_name} />}
           <Breakdown title="Sources" rows={data.sources.map((s) => [s.source, s.count])} />
           <Breakdown title="Agent clients" rows={data.clients.map((c) => [c.client, c.count])} />
           <Breakdown title="Models" rows={(data.models ?? []).map((m) => [m.model, m.count])} />

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { CopyButton } from '../ui/copy-button';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { ApiKeysSection } from './api-keys.page';
+import { ForwardingSecretsSection } from './forwarding-secrets-section';
 import { RateLimitsSection } from './rate-limits-section';
 
 export function ProjectKeysPage({ project }: { project: ConsoleProject }) {
@@ -14,6 +15,7 @@ export function ProjectKeysPage({ project }: { project: ConsoleProject }) {
     <div className="stack">
       <IngestKeyCard project={project} />
       <RateLimitsSection project={project} />
+      <ForwardingSecretsSection project={project} />
       <RedactionCard project={project} />
       <ApiKeysSection />
     </div>

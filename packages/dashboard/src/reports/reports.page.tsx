@@ -4,11 +4,13 @@ import type {
   ConsoleProject,
   SourcesSummary,
   Timeseries,
+  ToolRates,
   ToolsSummary,
 } from '../api/console.types';
 import { useResource } from '../api/use-resource';
 import { OutcomesChart } from '../charts/outcomes-chart';
 import { ToolsTable } from '../charts/tools-table';
+import { VersionCompare } from '../charts/version-compare';
 import { useListShortcuts } from '../issues/use-list-shortcuts';
 import { Link, navigate } from '../router';
 import { useSession } from '../session-context';
@@ -65,6 +67,18 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const tools = useResource(rangeInvalid ? null : `${consoleBase}/tools${toolsQuery}`, () =>
     api.get<ToolsSummary>(`${consoleBase}/tools${toolsQuery}`),
   );
+  // Calls and error rates per tool, where the project's hosts send call counts.
+  const ratesQuery = apiQuery(filters, ['from', 'to'], { limit: 100 });
+  const rates = useResource(rangeInvalid ? null : `${base}/tools${ratesQuery}`, () =>
+    api.get<ToolRates>(`${base}/tools${ratesQuery}`),
+  );
+  const versionsQuery = filters.tool_name
+    ? apiQuery(filters, ['from', 'to', 'tool_name'], { by: 'server_version' })
+    : null;
+  const versions = useResource(
+    rangeInvalid || versionsQuery === null ? null : `${base}/tools${versionsQuery}`,
+    () => api.get<ToolRates>(`${base}/tools${versionsQuery}`),
+  );
   const sourcesQuery = apiQuery(filters, ['from', 'to', 'tool_name']);
   const sources = useResource(rangeInvalid ? null : `${consoleBase}/sources${sourcesQuery}`, () =>
     api.get<SourcesSummary>(`${consoleBase}/sources${sourcesQuery}`),
@@ -79,9 +93,11 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
   const reloadPanels = useCallback(() => {
     series.reload();
     tools.reload();
+    rates.reload();
+    versions.reload();
     sources.reload();
     refreshSession();
-  }, [series.reload, tools.reload, sources.reload, refreshSession]);
+  }, [series.reload, tools.reload, rates.reload, versions.reload, sources.reload, refreshSession]);
   const scheduleRefresh = useThrottledRefresh(reloadPanels, REFRESH);
   // After a gap in the stream every panel may be stale or failed, not only the list.
   const resync = useCallback(() => {
@@ -164,8 +180,10 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
     .map((tool) => tool.tool_name)
     .filter((name): name is string => name !== null)
     .sort((a, b) => a.localeCompare(b));
+  // Hosts may send call counts before any agent reports: then the tools table shows them.
+  const counted = rates.data?.tools.some((tool) => tool.calls !== null) ?? false;
   const neverReported =
-    list !== undefined && list.stats.total === 0 && !hasNarrowingFilters(filters);
+    list !== undefined && list.stats.total === 0 && !hasNarrowingFilters(filters) && !counted;
 
   return (
     <div className="reports-page">
@@ -223,7 +241,17 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
               {insightsOpen ? '▴' : '▾'}
             </span>
           </button>
-          <div id="insights" className={insightsOpen ? 'insights' : 'insights insights-closed'}>
+          <div
+            id="insights"
+            className={[
+              'insights',
+              insightsOpen ? '' : 'insights-closed',
+              // Calls, error rate and reports per 1,000 calls make the tools table too wide to share a row.
+              counted ? 'insights-stacked' : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
+          >
             <section className="card" aria-labelledby="chart-title">
               <h3 id="chart-title" className="card-title">
                 Outcomes per day
@@ -252,6 +280,7 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                 <>
                   <ToolsTable
                     tools={tools.data.tools}
+                    rates={rates.data?.tools}
                     selected={filters.tool_name}
                     onSelect={(tool_name) => setFilters({ tool_name })}
                   />
@@ -260,6 +289,9 @@ export function ReportsPage({ project }: { project: ConsoleProject }) {
                       The {tools.data.tools.length} worst of{' '}
                       {formatCount(tools.data.pagination.total)} tools.
                     </p>
+                  )}
+                  {filters.tool_name && versions.data?.versions && (
+                    <VersionCompare tool={filters.tool_name} versions={versions.data.versions} />
                   )}
                 </>
               ) : (

@@ -15,6 +15,20 @@ export function formatPercent(ratio: number): string {
   return `${Math.round(ratio * 100)}%`;
 }
 
+/**
+ * A rate that may be small (errors per call): one decimal under 10 %, so 0.3 % is not shown as
+ * 0 %; whole percents above.
+ */
+export function formatRate(ratio: number): string {
+  const percent = Math.round(ratio * 1000) / 10;
+  return percent >= 10 ? `${Math.round(percent)}%` : `${percent}%`;
+}
+
+/** Reports per 1,000 calls: one decimal under 10. */
+export function formatPerThousand(value: number): string {
+  return value >= 10 ? formatCount(Math.round(value)) : String(Math.round(value * 10) / 10);
+}
+
 const exactFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
   timeStyle: 'medium',

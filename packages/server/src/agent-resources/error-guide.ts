@@ -31,6 +31,8 @@ const FIXES: Partial<Record<ErrorCode, string>> = {
   missing_ingest_key: `Add \`"ingest_key": "${INGEST_KEY_PREFIX}…"\` to the JSON body (no header is needed). The key is in the SKILL.md you were given or in the dashboard.`,
   invalid_ingest_key: `The key is malformed, unknown or was rotated. Copy the current key (\`${INGEST_KEY_PREFIX}\` + 32 lowercase hex characters) again; do not retry with the same key.`,
   secret_key_not_allowed: `A secret API key (\`${API_KEY_PREFIX}…\`) was sent as \`ingest_key\`. Never embed secret keys in agents or skills: use the project's public ingest key, and tell the developer to revoke the exposed API key.`,
+  invalid_forwarding_secret:
+    'The `Debrief-Forwarding-Secret` header holds no active forwarding secret of the project this ingest key belongs to (mistyped, revoked, or of another project); nothing was stored. This header is for host apps that forward reports for many agents: copy the current secret from the dashboard (Keys → Forwarding secrets) into the host configuration, or leave both Debrief-Forwarding headers out.',
   missing_api_key: `Reading needs \`Authorization: Bearer ${API_KEY_PREFIX}…\`, an API key created in the dashboard (shown once).`,
   invalid_api_key:
     'The API key is truncated, mistyped, unknown or revoked. Copy it again or create a new one in the dashboard.',
@@ -105,6 +107,7 @@ export const SUBMIT_ERROR_CODES = [
   'missing_ingest_key',
   'invalid_ingest_key',
   'secret_key_not_allowed',
+  'invalid_forwarding_secret',
   'payload_too_large',
   'quota_exceeded',
   'rate_limited',

@@ -26,10 +26,13 @@ import {
   SubmitReportBody,
   SubmitReportResponse,
   TimeBoundParam,
+  ToolRates,
   UnmergedIssue,
   UnmergeIssueBody,
   UpdateGroupingRuleBody,
   UpdateIssueBody,
+  UsageBody,
+  UsageResponse,
 } from '@debrief/protocol';
 import { z } from 'zod';
 
@@ -138,6 +141,8 @@ const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   GroupingRule,
   GroupingRuleList,
   DeletedGroupingRule,
+  UsageResponse,
+  ToolRates,
 };
 const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   SubmitReportBody,
@@ -148,12 +153,23 @@ const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   UnmergeIssueBody,
   CreateGroupingRuleBody,
   UpdateGroupingRuleBody,
+  UsageBody,
 };
 
 const PROPERTY_DESCRIPTIONS: Record<string, Record<string, string>> = {
   SubmitReportBody: FIELD_DESCRIPTIONS,
   SubmitReportResponse: FIELD_DESCRIPTIONS,
   Report: FIELD_DESCRIPTIONS,
+  UsageBody: {
+    ingest_key: FIELD_DESCRIPTIONS.ingest_key,
+    window_start:
+      'The UTC minute the counts start at (`2026-11-28T14:05:00Z`): the counts of the calls that started in that minute.',
+    instance:
+      'Which sending process counted (a random id made at its start): each keeps its own counts of a minute. Absent: one sender.',
+    server_version:
+      'The version of the server whose tools were called, to compare error rates before and after a release.',
+    tools: 'Tool name → `{"calls", "errors"}` in that minute; `errors` at most `calls`.',
+  },
   ProblemDetails: {
     type: 'URI of the error in the API reference: `<PUBLIC_URL>/docs#error-<code>`.',
     title: 'Short, constant per code.',

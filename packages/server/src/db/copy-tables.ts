@@ -45,6 +45,11 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'report_rollups_hour_outcomes', action: 'copy' },
   { table: 'report_rollups_minute_outcomes', action: 'copy' },
   { table: 'report_rollups_week_tools', action: 'copy' },
+  // Call counts (migration 0030) and forwarding secrets (0031), each after its project.
+  { table: 'tool_usage_windows', action: 'copy' },
+  { table: 'tool_usage_hours', action: 'copy' },
+  { table: 'tool_usage_days', action: 'copy' },
+  { table: 'forwarding_secrets', action: 'copy' },
   // Issues before the reports that name them, and the moves they remember.
   { table: 'issues', action: 'copy' },
   { table: 'issue_exemplars', action: 'copy' },

@@ -29,6 +29,8 @@ import { groupingRulesMigration } from './migrations/0020-grouping-rules.js';
 import { issueMergesMigration } from './migrations/0021-issue-merges.js';
 import { similarRejectionsMigration } from './migrations/0022-similar-rejections.js';
 import { issueActivityMigration } from './migrations/0023-issue-activity.js';
+import { toolUsageMigration } from './migrations/0030-tool-usage.js';
+import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -58,6 +60,8 @@ export function migrations(db: Database): Record<string, Migration> {
     '0021-issue-merges': issueMergesMigration(db.dialect),
     '0022-similar-rejections': similarRejectionsMigration(db.dialect),
     '0023-issue-activity': issueActivityMigration(db.dialect),
+    '0030-tool-usage': toolUsageMigration(db.dialect),
+    '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
   };
 }
 

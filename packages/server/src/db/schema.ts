@@ -343,6 +343,53 @@ export interface AuthFailuresTable {
   expires_at: ColumnType<number | string, number, number>;
 }
 
+/** What one sender said about one UTC minute of one tool (migration 0030; POST /v1/usage). */
+export interface ToolUsageWindowsTable {
+  project_id: string;
+  window_start: Timestamp;
+  /** The sender's `instance`, '' when it named none. */
+  instance: string;
+  tool_name: string;
+  /** '' = none named. */
+  server_version: string;
+  /** bigint on PostgreSQL: read back as a string there. */
+  calls: ColumnType<number | string, number, number>;
+  errors: ColumnType<number | string, number, number>;
+}
+
+/** Call counts per UTC hour, tool and server version (migration 0030). */
+export interface ToolUsageHoursTable {
+  project_id: string;
+  hour: Timestamp;
+  tool_name: string;
+  server_version: string;
+  calls: ColumnType<number | string, number, number>;
+  errors: ColumnType<number | string, number, number>;
+}
+
+/** Call counts per UTC day, tool and server version (migration 0030). */
+export interface ToolUsageDaysTable {
+  project_id: string;
+  day: Timestamp;
+  tool_name: string;
+  server_version: string;
+  calls: ColumnType<number | string, number, number>;
+  errors: ColumnType<number | string, number, number>;
+}
+
+/** A project's forwarding secrets, hashed (migration 0031; limits/forwarding/). */
+export interface ForwardingSecretsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** The first characters of the secret, shown to tell them apart. */
+  prefix: string;
+  /** SHA-256 of the secret, hex. */
+  secret_hash: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -376,6 +423,10 @@ export interface DB {
   issue_merges: IssueMergesTable;
   issue_merge_reports: IssueMergeReportsTable;
   similar_rejections: SimilarRejectionsTable;
+  tool_usage_windows: ToolUsageWindowsTable;
+  tool_usage_hours: ToolUsageHoursTable;
+  tool_usage_days: ToolUsageDaysTable;
+  forwarding_secrets: ForwardingSecretsTable;
 }
 
 export function toDate(value: Date | string): Date {

@@ -4,6 +4,8 @@ import { ApiError } from '../errors/api-error.js';
 import type { IngestKeyCache, IngestKeyProfile } from '../keys/ingest-key-cache.js';
 import { unknownIngestKeyError } from '../keys/key.service.js';
 import { clientAddress } from './client-address.js';
+import { type Forwarded, invalidForwardingSecret } from './forwarding/forwarded-request.js';
+import type { ForwardingSecrets } from './forwarding/forwarding-secrets.js';
 import type { ThrottleLog } from './throttle-log.js';
 import { type BucketPolicy, secondsToToken, TokenBuckets } from './token-buckets.js';
 
@@ -61,17 +63,52 @@ export class IngestGate {
     private readonly keys: IngestKeyCache,
     private readonly defaults: IngestLimitDefaults,
     private readonly throttles: ThrottleLog,
+    /** Which project a host's forwarding secret belongs to (limits/forwarding/). */
+    private readonly forwarding: ForwardingSecrets,
   ) {
     this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweeper.unref();
   }
 
-  /** Lets the submission through, or throws 429 (a bucket is empty) or 401 (unknown key). */
-  admit(ingestKey: string, ip: string): Admission | Promise<Admission> {
-    const address = clientAddress(ip);
+  /**
+   * Lets the submission through, or throws 429 (a bucket is empty) or 401 (unknown key, or a
+   * forwarding secret that is not the key's project's). With `forwarded` (a trusted host's
+   * headers, limits/forwarding/), the address limits count the agent's address it names instead
+   * of the host's; the key's bucket is the same either way.
+   */
+  admit(ingestKey: string, ip: string, forwarded?: Forwarded): Admission | Promise<Admission> {
+    const host = clientAddress(ip);
+    const profile = this.profileOf(ingestKey, host);
+    if (!forwarded) {
+      return profile instanceof Promise
+        ? profile.then((loaded) => this.check(loaded, host, Date.now()))
+        : this.check(profile, host, Date.now());
+    }
+    // A host forwarding for agents: the secret must be the key's project's before the agent's
+    // address is trusted; an unknown key is refused as any (its throttle counted on the host).
+    const owner = this.forwarding.projectOf(forwarded.secret);
+    const agent = clientAddress(forwarded.address);
+    const decide = (loaded: IngestKeyProfile | null, project: string | null): Admission => {
+      if (loaded !== null && project !== loaded.project_id) throw invalidForwardingSecret();
+      return this.check(loaded, agent, Date.now());
+    };
+    if (profile instanceof Promise || owner instanceof Promise) {
+      return Promise.all([profile, owner]).then(([loaded, project]) => decide(loaded, project));
+    }
+    return decide(profile, owner);
+  }
+
+  /**
+   * The key's cached profile, or its read: made-up keys are throttled per address before they
+   * cost a read each.
+   */
+  private profileOf(
+    ingestKey: string,
+    address: string,
+  ): IngestKeyProfile | null | Promise<IngestKeyProfile | null> {
     const now = Date.now();
     const cached = this.keys.peek(ingestKey, now);
-    if (cached !== undefined) return this.check(cached, address, now);
+    if (cached !== undefined) return cached;
     const unknownPolicy = policy(this.defaults.addressRate, this.defaults.addressBurst);
     if (unknownPolicy) {
       const left = this.unknownKeyBuckets.available(address, unknownPolicy, now);
@@ -83,7 +120,7 @@ export class IngestGate {
         const left = this.unknownKeyBuckets.available(address, unknownPolicy, at);
         if (left >= 1) this.unknownKeyBuckets.take(address, unknownPolicy, at, left);
       }
-      return this.check(loaded, address, at);
+      return loaded;
     });
   }
 
@@ -153,5 +190,6 @@ export class IngestGate {
     this.addressBuckets.sweep(now);
     this.unknownKeyBuckets.sweep(now);
     this.keys.sweep(now);
+    this.forwarding.sweep(now);
   }
 }

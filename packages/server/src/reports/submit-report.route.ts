@@ -13,6 +13,7 @@ import type { AppContext } from '../context.js';
 import { requireJsonObject, validateFields } from '../http/body.js';
 import { documentRoute, type RouteContract } from '../http/route-contract.js';
 import { checkIngestKeyFormat, requireKnownIngestKey } from '../keys/key.service.js';
+import { FORWARDING_HEADERS, forwardedOf } from '../limits/forwarding/forwarded-request.js';
 import { submitReport } from './report.service.js';
 
 /** Any origin may submit: ingest keys are public, and agents run in browsers too. */
@@ -36,6 +37,7 @@ const SUBMIT_CONTRACT: RouteContract = {
     description:
       'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing. Rate limits: token buckets per ingest key and per client address, and a daily share of the monthly quota per address; a 429 `rate_limited` (with `Retry-After`, `RateLimit` and `RateLimit-Policy`) stores nothing and uses no quota. Secrets: credentials (cloud, GitHub, Slack, Stripe, OpenAI, Anthropic and npm keys, JWTs, bearer tokens, private keys, passwords in URLs and connection strings, Debrief API keys) in `details`, `tool_name`, `source` and metadata values are replaced by `[REDACTED:<kind>]` before anything is stored, and `redactions` says how many; a project can ask for email addresses and phone numbers too. Labels: a project holds a limited number of distinct `tool_name` and `source` values (1,000 each by default); a report with a new one past that is a 400 `too_many_tool_names` / `too_many_sources` and stores nothing.',
     security: [],
+    headers: FORWARDING_HEADERS,
     requestExamples: Object.fromEntries(
       OUTCOMES.map((outcome) => [
         outcome,
@@ -85,7 +87,7 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
       // The token buckets (limits/ingest-gate.ts), before the fields: a flood of invalid
       // bodies is throttled too, and costs no key lookup past its bucket. Synchronous unless the
       // key's settings are not cached, so most submissions pay no promise for them.
-      const admitted = ctx.ingestGate.admit(ingestKey, request.ip);
+      const admitted = ctx.ingestGate.admit(ingestKey, request.ip, forwardedOf(request.headers));
       const admission = admitted instanceof Promise ? await admitted : admitted;
       // Most reports are plainly valid and skip zod; the rest get the schema and its messages.
       let input = parsePlainReportInput(body);

@@ -39,7 +39,9 @@ describe('agent resources', () => {
       [
         '/',
         '/v1/reports',
+        '/v1/usage',
         '/v1/projects',
+        '/v1/dashboard/{projectId}/tools',
         '/v1/dashboard/{projectId}/reports',
         '/v1/dashboard/{projectId}/events',
         '/v1/dashboard/{projectId}/issues',

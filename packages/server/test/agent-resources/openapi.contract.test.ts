@@ -238,6 +238,94 @@ describe.each(DIALECTS)('responses match /openapi.json on %s', (dialect) => {
     }
   });
 
+  it('POST /v1/usage and GET /v1/dashboard/{projectId}/tools: 200 and their errors', async () => {
+    const USAGE = '/v1/usage';
+    const TOOLS = '/v1/dashboard/{projectId}/tools';
+    const window = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000).toISOString();
+    const usage = (body: unknown, raw?: string) =>
+      call(`${server.url}/v1/usage`, raw === undefined ? { body } : { raw });
+    const ok = contract.check(
+      await usage({
+        ingest_key: t.ingestKey,
+        window_start: window,
+        instance: 'contract',
+        server_version: '1.0.0',
+        tools: { x: { calls: 10, errors: 1 } },
+      }),
+      USAGE,
+      'post',
+    );
+    expect(ok.status).toBe(200);
+    const cases: [unknown, string | undefined, string][] = [
+      [undefined, '{"ingest_key":', 'invalid_json'],
+      [[1], undefined, 'invalid_body'],
+      [{ window_start: window, tools: {} }, undefined, 'missing_ingest_key'],
+      [
+        { ingest_key: `wk_${'0'.repeat(32)}`, window_start: window, tools: {} },
+        undefined,
+        'invalid_ingest_key',
+      ],
+      [
+        { ingest_key: t.apiKey, window_start: window, tools: {} },
+        undefined,
+        'secret_key_not_allowed',
+      ],
+      [
+        { ingest_key: t.ingestKey, window_start: 'yesterday', tools: {} },
+        undefined,
+        'validation_failed',
+      ],
+    ];
+    for (const [body, raw, code] of cases) {
+      const res = contract.check(await usage(body, raw), USAGE, 'post');
+      expect(ProblemDetails.parse(res.body).code).toBe(code);
+    }
+    const forwarded = contract.check(
+      await call(`${server.url}/v1/usage`, {
+        body: { ingest_key: t.ingestKey, window_start: window, tools: {} },
+        headers: {
+          'debrief-forwarding-secret': `wf_${'0'.repeat(48)}`,
+          'debrief-forwarded-for': '198.51.100.1',
+        },
+      }),
+      USAGE,
+      'post',
+    );
+    expect(forwarded.body.code).toBe('invalid_forwarding_secret');
+
+    const tools = contract.check(
+      await call(`${server.url}/v1/dashboard/${t.projectId}/tools?tool_name=x&by=server_version`, {
+        headers: bearer(t.apiKey),
+      }),
+      TOOLS,
+      'get',
+    );
+    expect(tools.body.tools[0]).toMatchObject({ tool_name: 'x', calls: 10, error_rate: 0.1 });
+    const bad = contract.check(
+      await call(`${server.url}/v1/dashboard/${t.projectId}/tools?by=server_version`, {
+        headers: bearer(t.apiKey),
+      }),
+      TOOLS,
+      'get',
+    );
+    expect(bad.body.code).toBe('invalid_query');
+    const foreign = await server.tenant();
+    const missing = contract.check(
+      await call(`${server.url}/v1/dashboard/${t.projectId}/tools`, {
+        headers: bearer(foreign.apiKey),
+      }),
+      TOOLS,
+      'get',
+    );
+    expect(missing.body.code).toBe('project_not_found');
+    const anonymous = contract.check(
+      await call(`${server.url}/v1/dashboard/${t.projectId}/tools`),
+      TOOLS,
+      'get',
+    );
+    expect(anonymous.body.code).toBe('missing_api_key');
+  });
+
   it('the issues API: every operation, 200 and its errors', async () => {
     const key = (await createApiKey(server.ctx.db, t.accountId, 'triage', ['read', 'triage'])).key;
     const base = `${server.url}/v1/dashboard/${t.projectId}`;
