@@ -64,7 +64,9 @@ function toolWords(tool: string): ReadonlySet<string> {
   let words = toolWordCache.get(tool);
   if (!words) {
     const parts = tool.match(/[\p{L}\p{N}]+/gu) ?? [];
-    words = new Set(parts.flatMap((word) => [word, termsOf(word)[0]?.term ?? word]));
+    // Its whole name too, as the code term an agent quoting it makes (`#search_issues`).
+    const code = tool.includes('_') ? [`#${tool}`] : [];
+    words = new Set(parts.flatMap((word) => [word, termsOf(word)[0]?.term ?? word]).concat(code));
     if (toolWordCache.size >= 10_000) toolWordCache.clear();
     toolWordCache.set(tool, words);
   }
