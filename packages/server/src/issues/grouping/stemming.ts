@@ -1,3 +1,5 @@
+/// <reference path="./snowball-stemmers.d.ts" />
+// The package ships no types, and the test project compiles this file without the src folder.
 import { newStemmer, type Stemmer } from 'snowball-stemmers';
 import { deu, eng, fra, ita, por, spa } from 'stopword';
 
