@@ -1,5 +1,5 @@
 import { gramsOf } from './normalise.js';
-import { compare, type Signature } from './signature.js';
+import { compare, grownFrom, type Signature } from './signature.js';
 import { stemOf } from './stemming.js';
 import { WEAK_WORDS } from './words.vocabulary.js';
 
@@ -240,8 +240,26 @@ const issueGrams = new WeakMap<Signature, ReadonlyMap<string, number>>();
 function gramsOfIssue(issue: Signature): ReadonlyMap<string, number> {
   let grams = issueGrams.get(issue);
   if (!grams) {
-    grams = gramsOfTerms(Object.keys(issue.terms), issue.terms);
+    grams = grownGrams(issue) ?? gramsOfTerms(Object.keys(issue.terms), issue.terms);
     issueGrams.set(issue, grams);
+  }
+  return grams;
+}
+
+/**
+ * An issue's trigrams from those of the issue it grew from, when a report joined it without
+ * dropping a term (signature.ts grownFrom): the same sums, without going over its few hundred
+ * words again after every report.
+ */
+function grownGrams(issue: Signature): Map<string, number> | null {
+  const growth = grownFrom(issue);
+  const before = growth && issueGrams.get(growth.issue);
+  if (!growth || !before) return null;
+  const grams = new Map(before);
+  for (const term of Object.keys(growth.report.terms)) {
+    if (term.charCodeAt(0) === HASH) continue;
+    const added = (growth.report.terms[term] as number) * growth.times;
+    for (const gram of gramsOf(term)) grams.set(gram, (grams.get(gram) ?? 0) + added);
   }
   return grams;
 }
@@ -283,7 +301,8 @@ const SHARED_SHOWN = 3;
  */
 function sharedTerms(report: WeightedReport, issue: Signature): string[] {
   const top: WeighedTerm[] = [];
-  for (let i = 0; i < report.terms.length; i++) {
+  // Words only: trigrams are not terms of an issue, and no reason names them.
+  for (let i = 0; i < report.words; i++) {
     const term = report.terms[i] as string;
     const count = issue.terms[term];
     if (count === undefined || PLACEHOLDER_NAMES.has(term)) continue;
