@@ -292,6 +292,36 @@ export function similarityTo(report: Signature, issue: Signature): number {
   return similarity(weighted(report), issue);
 }
 
+/** How alike two signatures are, and why: what a "similar issues" list shows beside a candidate. */
+export interface Likeness {
+  /** 0–1, on the scale of JOIN_THRESHOLD. */
+  readonly similarity: number;
+  /** One sentence: the shared words, codes or concepts that weigh most. */
+  readonly reason: string;
+}
+
+/**
+ * The engine's similarity of one signature (a report's or an issue's: its terms are read as
+ * present or not) to an issue's centroid, with the same features and rules as assign — codes,
+ * trigrams, the evidence rule — and the words that weigh most among those shared. Not
+ * symmetric, as a report's to an issue's is not: pass the one to place first. Signatures of
+ * another tool or kind are compared too; the reason says so, since the engine never joins them.
+ */
+export function likeness(signature: Signature, issue: Signature): Likeness {
+  const report = weighted(signature);
+  const score = similarity(report, issue);
+  const shared = score === 0 ? [] : sharedTerms(report, issue);
+  const apart =
+    signature.tool !== issue.tool || signature.kind !== issue.kind
+      ? ` (another ${signature.tool !== issue.tool ? 'tool' : 'kind'}: never joined by the engine)`
+      : '';
+  const words = shared.length > 0 ? `, shared: ${shared.join(', ')}` : '';
+  return {
+    similarity: round(score),
+    reason: `${format(score)} similar${words}${apart}`,
+  };
+}
+
 /** Shared terms named in a reason. */
 const SHARED_SHOWN = 3;
 

@@ -11,6 +11,7 @@ import {
   fingerprint,
   type GroupableReport,
   JOIN_THRESHOLD,
+  likeness,
   mergeSignatures,
 } from '../../../src/issues/grouping/index.js';
 import { languageOf } from '../../../src/issues/grouping/stemming.js';
@@ -129,5 +130,24 @@ describe('languages, typos and compounds', () => {
     );
     expect(assignment.issueId).toBe('i1');
     expect(assignment.similarity).toBeGreaterThanOrEqual(JOIN_THRESHOLD.problem);
+  });
+});
+
+describe('likeness (for a list of similar issues)', () => {
+  it('scores two issues of one problem above the join threshold and names what they share', () => {
+    const tool = 'slack_post_message';
+    const one = issue('i1', tool, 'not_in_channel: the bot must be invited to the channel first');
+    const two = issue('i2', tool, '{"ok":false,"error":"not_in_channel"} — invite the bot first');
+    const other = issue('i3', tool, 'Markdown links are shown raw, bold is not converted');
+    const alike = likeness(two.signature, one.signature);
+    expect(alike.similarity).toBeGreaterThanOrEqual(JOIN_THRESHOLD.problem);
+    expect(alike.reason).toMatch(/^0\.\d\d similar, shared: .*not_in_channel/);
+    expect(likeness(other.signature, one.signature).similarity).toBeLessThan(alike.similarity);
+  });
+
+  it('says when the two are of another tool, which the engine never joins', () => {
+    const a = issue('i1', 'send_sms', 'Error 21211: invalid To number');
+    const b = issue('i2', 'crm_update_contact', 'Error 21211: invalid To number');
+    expect(likeness(a.signature, b.signature).reason).toContain('another tool');
   });
 });
