@@ -28,6 +28,13 @@ export const CORPUS_PATH = new URL('../test/fixtures/grouping-corpus.jsonl', imp
  * Grouping quality).
  */
 export const HOLDOUT_PATH = new URL('../test/fixtures/grouping-holdout.jsonl', import.meta.url);
+/**
+ * The second labelled set (18 tools neither file above names), written problem first and told by
+ * personas (test/fixtures/grouping-set2/make.py): the development part, which tuning may read,
+ * and the held-out part, scored once after tuning.
+ */
+export const DEV2_PATH = new URL('../test/fixtures/grouping-dev2.jsonl', import.meta.url);
+export const HELDOUT2_PATH = new URL('../test/fixtures/grouping-heldout2.jsonl', import.meta.url);
 
 const CorpusReport = z.object({
   cluster: z.string(),

@@ -16,8 +16,9 @@
  * placement, answers for a report that repeats an earlier one as `assign` would, without it.
  * Signatures are stored as JSON (`serializeSignature`, `parseSignature`; the `Signature` schema
  * checks one); a change of SIGNATURE_VERSION means stored ones should be recomputed from their
- * reports. This is the engine's one entry, and these are its names: storage, the pipeline
- * (issues/pipeline/) and triage call them as they are.
+ * reports. `likeness(signature, issue)` scores how alike two signatures are, with the reason,
+ * by the rules assign uses (for a "similar issues" list). This is the engine's one entry, and
+ * these are its names: storage, the pipeline (issues/pipeline/) and triage call them as they are.
  */
 export {
   type Assignment,
@@ -26,6 +27,8 @@ export {
   CANDIDATE_LIMIT,
   type Candidate,
   JOIN_THRESHOLD,
+  type Likeness,
+  likeness,
   PIN_THRESHOLD,
   PINNED_LIMIT,
   type PinnedExemplar,

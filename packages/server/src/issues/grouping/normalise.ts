@@ -1,14 +1,17 @@
-import { stemmer } from 'stemmer';
 import { deu, eng, fra, ita, por, spa } from 'stopword';
 import { PHRASE_CONCEPTS, STATUS_CONCEPTS } from './phrases.vocabulary.js';
+import { type Language, languageOf, stemOf } from './stemming.js';
 import { EXTRA_STOP_WORDS, KEEP_WORDS, WORD_MAP } from './words.vocabulary.js';
 
 /**
  * Text → the words that say which problem a report is about. Everything a report quotes that
  * differs between two reports of one problem (ids, paths, numbers, timestamps, quoted values)
  * becomes a placeholder; phrasings of the frequent problems become concepts (`#timeout`); the
- * rest is lowercased, stripped of stop words and stemmed (Porter, the `stemmer` package — a
- * small, maintained implementation; hand-written suffix rules would be worse and no shorter).
+ * rest is lowercased, stripped of stop words and stemmed in the report's language (stemming.ts).
+ * What a tool answers word for word whatever the agent's wording — an error code
+ * (`charge_already_refunded`, `OVER_QUERY_LIMIT`, `Error 21608`) — becomes a term of its own
+ * (`#charge_already_refunded`, `#e21608`) besides its words: two reports quoting it are about
+ * the same answer of the tool, however differently they tell the rest.
  */
 
 /** Only the head of a long report is read: it says what went wrong, the tail is usually a dump. */
@@ -72,6 +75,15 @@ const NUMBER =
 const SIZE_UNIT = /^(?:(?:k|m|g|t)i?b|bytes?|mo|go|ko)$/;
 /[+-]?\b\d[\d,._]*(?:\s?(?:ms|s|sec|secs|seconds?|sekunden|segundos|secondes|m|min|mins|minutes?|minuten|minutos|h|hours?|stunden|horas|heures|kb|mb|gb|b|bytes|%))?\b/g;
 
+/**
+ * A snake_case or SCREAMING_CASE identifier of letters: an error code or a parameter's name
+ * (ids with digits are placeholders already). Never one that starts with an underscore, so
+ * `__proto__` cannot become a term.
+ */
+const CODE_IDENTIFIER = /\b[a-z]+(?:_[a-z]+)+\b/g;
+/** A numeric error code: 4–6 digits after "error", "code", "errno" or "sqlstate", or opening the text. */
+const NUMERIC_CODE = /\b(?:error|code|errno|sqlstate)\W{0,3}(\d{4,6})\b|^\s*(\d{4,6})(?=:)/g;
+
 /** A quoted value: double, back or typographic quotes anywhere; single quotes only around a span. */
 const QUOTED =
   /"([^"\n]{0,120})"|`([^`\n]{0,120})`|[“«„]([^”»“\n]{0,120})[”»“]|(?<=^|[\s(:=,])'([^'\n]{1,120})'(?=$|[\s.,;:)!?])/g;
@@ -115,12 +127,26 @@ function unquote(text: string): string {
   });
 }
 
+/**
+ * What the agent was doing when it happened ("I was asked to refund the customer's last charge,
+ * so I called…", "Context: the user wanted me to…", "While trying to…:") is the same for every
+ * problem a workflow meets: the clause is read as nothing, so two problems of one task do not
+ * join on it. It ends at the sentence's end or a colon.
+ */
+const NARRATION =
+  /(?:^|(?<=[.!?]\s))\s*(?:context:\s*)?(?:i was (?:asked|told|trying|supposed) to|the user (?:wanted|asked|needed) (?:me )?to|while (?:trying|attempting) to|my task (?:was|is) to|i(?: am|'m) trying to|task:|goal:)[^.:!?\n]*[.:!?]?/g;
+
 /** The folded text with placeholders and concepts in, ready to split into words. */
 export function normaliseText(raw: string): string {
   const head = raw.slice(0, MAX_TEXT_LENGTH).replace(BLOB, ' #blob ');
-  let text = foldText(splitCamelCase(head));
+  let text = foldText(splitCamelCase(head)).replace(NARRATION, ' ');
   for (const [pattern, placeholder] of PLACEHOLDERS) text = text.replace(pattern, placeholder);
+  text = text.replace(CODE_IDENTIFIER, (code) => ` #${code} ${code} `);
   text = text.replace(MIXED_IDENTIFIER, (word) => (isIdentifier(word) ? ' #id ' : word));
+  text = text.replace(
+    NUMERIC_CODE,
+    (match, after?: string, opening?: string) => `${match} #e${after ?? opening} `,
+  );
   text = text.replace(STATUS_CODE, (match, before?: string, after?: string) => {
     const concept = STATUS_CONCEPTS[before ?? after ?? ''];
     return concept ? match.replace(/\d{3}/, ` ${concept} `) : match;
@@ -145,10 +171,12 @@ export interface Term {
 export function termsOf(raw: string, extraStopWords: ReadonlySet<string> = new Set()): Term[] {
   const seen = new Set<string>();
   const terms: Term[] = [];
-  const words = normaliseText(raw).match(/#[a-z]+|[\p{L}\p{N}]+/gu) ?? [];
+  const words = normaliseText(raw).match(/#[a-z][a-z0-9_]*|[\p{L}\p{N}]+/gu) ?? [];
+  const language = languageOf(words);
   for (const word of words) {
     for (const mapped of (WORD_MAP[word] ?? word).split(' ')) {
-      const term = termOf(mapped, extraStopWords);
+      // A word the map translated is English now.
+      const term = termOf(mapped, extraStopWords, mapped === word ? language : 'english');
       if (term === null || seen.has(term)) continue;
       seen.add(term);
       terms.push({ term, word: mapped.startsWith('#') ? mapped.slice(1) : word });
@@ -158,27 +186,36 @@ export function termsOf(raw: string, extraStopWords: ReadonlySet<string> = new S
   return terms;
 }
 
-function termOf(word: string, extraStopWords: ReadonlySet<string>): string | null {
-  if (word.startsWith('#')) return word;
+function termOf(
+  word: string,
+  extraStopWords: ReadonlySet<string>,
+  language: Language,
+): string | null {
+  if (word.startsWith('#')) return extraStopWords.has(word) ? null : word;
   if (word.length < 2 || /^\d+$/.test(word)) return null;
   if (STOP_WORDS.has(word) || extraStopWords.has(word)) return null;
-  const stem = stemOf(word);
+  const stem = stemOf(word, language);
   return extraStopWords.has(stem) ? null : stem;
 }
 
 /**
- * Stemming is the costliest step (a few µs a word) and reports reuse a small vocabulary, so stems
- * are remembered; the map is emptied when full rather than kept in LRU order, which is simpler
- * and costs one refill.
+ * A stem's character trigrams, padded (`~^ph`, `~pho`, `~hot`, `~oto`, `~to$`): two spellings of
+ * one word — a typo (`pohto`), another language's cognate (`paramètre`, `défaut`), a compound
+ * (`Validierungsfehler`) — share most of them where they share no stem. Short stems have none:
+ * their trigrams are in too many words.
  */
-const STEM_CACHE_SIZE = 20_000;
-const stems = new Map<string, string>();
-function stemOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    if (stems.size >= STEM_CACHE_SIZE) stems.clear();
-    stem = stemmer(word);
-    stems.set(word, stem);
+export function gramsOf(stem: string): string[] {
+  let grams = gramCache.get(stem);
+  if (!grams) {
+    grams = [];
+    if (stem.length >= MIN_GRAM_STEM) {
+      const padded = `^${stem}$`;
+      for (let i = 0; i + 3 <= padded.length; i++) grams.push(`~${padded.slice(i, i + 3)}`);
+    }
+    if (gramCache.size >= 20_000) gramCache.clear();
+    gramCache.set(stem, grams);
   }
-  return stem;
+  return grams;
 }
+const MIN_GRAM_STEM = 4;
+const gramCache = new Map<string, string[]>();

@@ -74,6 +74,31 @@ export const PHRASE_CONCEPTS: ReadonlyArray<readonly [RegExp, string]> = [
     /\b(?:too (?:large|big)|payload too large|entity too large|exceeds? the (?:\w+ )?(?:size )?limit|size limit(?: exceeded)?|zu gross|demasiado grande|trop (?:volumineux|gros|grand)|troppo grande)\b/g,
     '#toolarge',
   ],
+  // What the tool cannot handle at all: a format, a kind of input.
+  [
+    /\b(?:unsupported|not supported|isn'?t supported|aren'?t supported|no support for|no decoder|cannot be (?:read|opened|decoded)|nicht unterstutzt|wird nicht unterstutzt|werden nicht unterstutzt|no (?:es )?soportad[oa]s?|no compatible|non pris en charge|non supportee?s?|pas supportee?s?|non supportato)\b/g,
+    '#unsupported',
+  ],
+  // A thing that is there already.
+  [
+    /\b(?:already exists?|exists? already|already (?:there|present|taken|in use)|existiert (?:bereits|schon)|bereits vorhanden|gibt es (?:bereits|schon)|ya existe|existe deja|deja existant)\b/g,
+    '#exists',
+  ],
+  // Over a bound: a maximum, a quota, a limit (sizes have #toolarge).
+  [
+    /\b(?:exceed(?:s|ed|ing)?|over the (?:limit|maximum|max)|above the (?:limit|maximum|max)|more than the maximum|maximum (?:of|is)|limit (?:exceeded|reached|hit)|hit the (?:\w+ )?limit|uberschreitet|uberschritten|supera(?:do)?|excede|depasse|depasser)\b/g,
+    '#exceeded',
+  ],
+  // Something the call needed and did not get.
+  [
+    /\b(?:missing|is required|are required|must provide|must be provided|mandatory|fehlt|fehlen|erforderlich|pflichtfeld|falta(?:n)?|obligatori[oa]|requerid[oa]|manquante?s?|obligatoire|requis)\b/g,
+    '#missing',
+  ],
+  // Refused as malformed.
+  [
+    /\b(?:invalid|not (?:a )?valid|ungultig|no (?:es )?valid[oa]|invalid[oa]|invalide|non valide|pas valide)\b/g,
+    '#invalid',
+  ],
   // Multi-word names of frequent things, in English and the other languages → one word.
   [/\b(?:time ?zones?|tz|zonas? horarias?|fuseaux? horaires?|fusi? orari[oa]?)\b/g, 'timezone'],
   [

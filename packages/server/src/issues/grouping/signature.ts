@@ -64,7 +64,9 @@ function toolWords(tool: string): ReadonlySet<string> {
   let words = toolWordCache.get(tool);
   if (!words) {
     const parts = tool.match(/[\p{L}\p{N}]+/gu) ?? [];
-    words = new Set(parts.flatMap((word) => [word, termsOf(word)[0]?.term ?? word]));
+    // Its whole name too, as the code term an agent quoting it makes (`#search_issues`).
+    const code = tool.includes('_') ? [`#${tool}`] : [];
+    words = new Set(parts.flatMap((word) => [word, termsOf(word)[0]?.term ?? word]).concat(code));
     if (toolWordCache.size >= 10_000) toolWordCache.clear();
     toolWordCache.set(tool, words);
   }
@@ -151,18 +153,41 @@ export function mergeRepeats(issue: Signature, report: Signature, times: number)
   // After one merge the report's terms are likely all the issue's: the common case, at once.
   for (let left = times; left > 0; left -= 1) {
     const added = addedWithin(merged.terms, report.terms, left);
-    if (added)
-      return {
+    if (added) {
+      const grown: Signature = {
         version: SIGNATURE_VERSION,
         kind: merged.kind,
         tool: merged.tool,
         members: merged.members + report.members * left,
         terms: added,
       };
+      growths.set(grown, { issue: merged, report, times: left });
+      return grown;
+    }
+    const before = merged;
     merged = mergedOnce(merged, report);
+    if (Object.keys(merged.terms).length >= Object.keys(before.terms).length && !trimmed)
+      growths.set(merged, { issue: before, report, times: 1 });
   }
   return merged;
 }
+
+/**
+ * How an issue's signature grew from another by whole reports, none of its terms dropped: the
+ * terms' counts are the other's plus the report's `times` over. assign.ts derives what it
+ * computes from terms (trigram sums) from the earlier signature's instead of anew.
+ */
+export interface Growth {
+  readonly issue: Signature;
+  readonly report: Signature;
+  readonly times: number;
+}
+const growths = new WeakMap<Signature, Growth>();
+export function grownFrom(issue: Signature): Growth | undefined {
+  return growths.get(issue);
+}
+/** Whether the last mergedOnce dropped terms past MAX_ISSUE_TERMS. */
+let trimmed = false;
 
 function mergedOnce(issue: Signature, report: Signature): Signature {
   // for…in and a plain object built key by key: a mature issue's 240 terms through
@@ -173,7 +198,8 @@ function mergedOnce(issue: Signature, report: Signature): Signature {
   for (const term in report.terms)
     counts.set(term, (counts.get(term) ?? 0) + (report.terms[term] as number));
   let kept = [...counts.keys()];
-  if (kept.length > MAX_ISSUE_TERMS) kept = mostFrequent(counts, kept);
+  trimmed = kept.length > MAX_ISSUE_TERMS;
+  if (trimmed) kept = mostFrequent(counts, kept);
   // The default sort compares strings by code unit, as compare() does, without a callback.
   kept.sort();
   // Terms are `#` and letters or digits (normalise.ts): never `__proto__`.

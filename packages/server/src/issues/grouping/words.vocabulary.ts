@@ -318,6 +318,12 @@ export const EXTRA_STOP_WORDS: readonly string[] = [
   'while',
   'who',
   'why',
+  // JSON's literals, which error bodies quote ({"ok":false,"error":…}).
+  'false',
+  'true',
+  'null',
+  'ok',
+  'not',
 ];
 
 /** Words the other languages' stop-word lists hold that are content words in English reports. */

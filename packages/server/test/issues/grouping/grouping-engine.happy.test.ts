@@ -217,7 +217,7 @@ describe('assign', () => {
     );
     expect(assignment.issueId).toBeNull();
     expect(assignment.reason).toMatch(
-      /^new problem: the closest problem of search_issues is only 0\.\d\d similar \(joining takes 0\.20\)$/,
+      /^new problem: the closest problem of search_issues is only 0\.\d\d similar \(joining takes 0\.18\)$/,
     );
   });
 

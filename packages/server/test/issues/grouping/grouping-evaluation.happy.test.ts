@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  CORPUS_PATH,
+  DEV2_PATH,
   evaluateGrouping,
+  HELDOUT2_PATH,
   HOLDOUT_PATH,
   loadCorpus,
 } from '../../../scripts/grouping-evaluation.js';
@@ -95,7 +98,7 @@ describe('grouping evaluation on the labelled corpus', () => {
     const joined = indexes.filter(
       (index) => result.grouped.issueOf[index] === mainIssue(reports[index]?.cluster ?? ''),
     );
-    // 28 of the corpus's 29 today (BENCHMARKS.md); the bound leaves room for tuning elsewhere.
+    // 27 of the corpus's 29 today; the bound leaves room for tuning elsewhere.
     expect(joined.length / indexes.length).toBeGreaterThanOrEqual(0.8);
   });
 
@@ -107,11 +110,47 @@ describe('grouping evaluation on the labelled corpus', () => {
 
 describe('grouping evaluation on the held-out reports (two tools the engine was not tuned on)', () => {
   it('still does not merge different problems: precision ≥ 0.90', () => {
-    // Recall there is far below the corpus's (0.51, BENCHMARKS.md): the engine splits what its
-    // vocabulary cannot bridge, and a developer's merge then teaches it. Precision is the promise.
+    // Recall there is below the corpus's: the engine splits what its vocabulary cannot bridge,
+    // and a developer's merge then teaches it. Precision is the promise.
     const holdout = evaluateGrouping(loadCorpus(HOLDOUT_PATH));
     expect(holdout.overall.reports).toBeGreaterThanOrEqual(40);
     expect(holdout.overall.precision).toBeGreaterThanOrEqual(0.9);
     expect(holdout.successes.recall).toBe(1);
+  });
+});
+
+describe('grouping evaluation on the second set (18 tools, written problem first)', () => {
+  const dev = loadCorpus(DEV2_PATH);
+  const heldOut = loadCorpus(HELDOUT2_PATH);
+
+  it('is at least 600 reports about at least 15 tools the first corpus does not name', () => {
+    const all = [...dev, ...heldOut];
+    expect(all.length).toBeGreaterThanOrEqual(600);
+    const tools = new Set(all.map((report) => report.tool_name));
+    expect(tools.size).toBeGreaterThanOrEqual(15);
+    const seen = new Set(
+      [...loadCorpus(CORPUS_PATH), ...loadCorpus(HOLDOUT_PATH)].map((report) => report.tool_name),
+    );
+    expect([...tools].filter((tool) => seen.has(tool))).toEqual([]);
+  });
+
+  it('splits by cluster: no true problem is in both parts, a third held out', () => {
+    const devClusters = new Set(dev.map((report) => report.cluster));
+    expect(heldOut.filter((report) => devClusters.has(report.cluster))).toEqual([]);
+    const share = heldOut.length / (dev.length + heldOut.length);
+    expect(share).toBeGreaterThan(0.25);
+    expect(share).toBeLessThan(0.4);
+  });
+
+  it('keeps precision on both parts and every success of a tool in one issue', () => {
+    // Today 0.890 / 0.509 and, scored once, 0.956 / 0.625 (BENCHMARKS.md); the held-out recall
+    // target of 0.85 is not met. The bounds guard against a regression, not the target.
+    const development = evaluateGrouping(dev);
+    expect(development.overall.precision).toBeGreaterThanOrEqual(0.85);
+    expect(development.overall.recall).toBeGreaterThanOrEqual(0.48);
+    expect(development.successes.recall).toBe(1);
+    const held = evaluateGrouping(heldOut);
+    expect(held.overall.precision).toBeGreaterThanOrEqual(0.9);
+    expect(held.successes.recall).toBe(1);
   });
 });
