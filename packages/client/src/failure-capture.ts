@@ -23,6 +23,8 @@ export interface CapturedFailure {
   /** The error text; cut to 2,000 characters here, redacted by Debrief before it is stored. */
   error: string;
   metadata?: Record<string, string | number | boolean>;
+  /** `source` of the report, when the reporter's default is not the right one. */
+  source?: string | undefined;
 }
 
 export interface FailureCapture {
@@ -77,6 +79,7 @@ export function createFailureCapture(options: FailureCaptureOptions): FailureCap
             outcome: 'failure',
             details,
             tool_name: failure.name.slice(0, 200),
+            ...(failure.source ? { source: failure.source } : {}),
             metadata: { ...failure.metadata, captured: true },
           })
           .then((result) => {

@@ -41,6 +41,8 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
   const now = options.now ?? Date.now;
   const instance = options.instance ?? randomInstance();
   const windows = new Map<number, Map<string, ToolUsage>>();
+  /** Windows counted into since their last accepted send; the others need no send. */
+  const dirty = new Set<number>();
   let closed = false;
   let stopped = false;
   let sending: Promise<void> = Promise.resolve();
@@ -62,8 +64,10 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
         while (windows.size > MAX_PENDING_WINDOWS) {
           const oldest = Math.min(...windows.keys());
           windows.delete(oldest);
+          dirty.delete(oldest);
         }
       }
+      dirty.add(start);
       let key = name.slice(0, NAME_MAX) || OTHER;
       if (!tools.has(key) && tools.size >= USAGE_MAX_TOOLS - 1) key = OTHER;
       const usage = tools.get(key) ?? { calls: 0, errors: 0 };
@@ -81,7 +85,7 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
       if (stopped) return;
       const current = Math.floor(now() / 60_000) * 60_000;
       const due = [...windows.keys()]
-        .filter((start) => includeCurrent || start < current)
+        .filter((start) => dirty.has(start) && (includeCurrent || start < current))
         .sort((a, b) => a - b);
       for (const start of due) {
         const tools = windows.get(start);
@@ -94,7 +98,11 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
           tools: snapshot,
         });
         if (result.ok) {
-          // The current window keeps counting after a flush; its next send replaces this one.
+          // Unless counted into again, a window is not sent twice; the current one keeps
+          // counting after a flush, and its next send replaces this one.
+          if (tools.size === Object.keys(snapshot).length && sameCounts(tools, snapshot)) {
+            dirty.delete(start);
+          }
           if (start < current || closed) windows.delete(start);
           continue;
         }
@@ -108,6 +116,7 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
         if (status === 404 || status === 401 || status === 403) {
           stopped = true;
           windows.clear();
+          dirty.clear();
         }
         return;
       }
@@ -125,6 +134,14 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
       await sendWindows(true);
     },
   };
+}
+
+function sameCounts(tools: Map<string, ToolUsage>, sent: Record<string, ToolUsage>): boolean {
+  for (const [name, usage] of tools) {
+    const was = sent[name];
+    if (!was || was.calls !== usage.calls || was.errors !== usage.errors) return false;
+  }
+  return true;
 }
 
 function wireTime(ms: number): string {
