@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { FeedbackBody } from './feedback-body.schema.js';
 import { DEFAULT_FEEDBACK_PATH } from './feedback-router.js';
 
+export const DEFAULT_OPERATION_ID = 'reportFeedback';
+
 /** A JSON Schema for an OpenAPI 3.1 document: the dialect is the document's, so no `$schema`. */
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
@@ -25,6 +27,26 @@ const problemSchema = (() => {
   return { ...schema, properties };
 })();
 
+/** The 201 answer: the report id, and the issue with the developers' note when there is one. */
+const createdSchema = (() => {
+  const schema = jsonSchema(SubmitReportResponse.omit({ redactions: true }));
+  const properties = {
+    ...(schema.properties as Record<string, unknown>),
+    issue: {
+      type: 'object',
+      description:
+        'Present when the report joined a known problem the developers answered: its status and their note for agents (a workaround, a fixed version). Follow the note.',
+      properties: {
+        id: { type: 'string' },
+        status: { type: 'string', description: 'open, resolved or ignored' },
+        agent_note: { type: 'string' },
+      },
+      required: ['id', 'status'],
+    },
+  };
+  return { ...schema, properties };
+})();
+
 const problemResponse = (description: string, headers?: Record<string, unknown>) => ({
   description,
   ...(headers ? { headers } : {}),
@@ -34,17 +56,31 @@ const problemResponse = (description: string, headers?: Record<string, unknown>)
 const DESCRIPTION = [
   'Tell the developers of this API how it worked for you. Call it after using (or trying to use) the API: when an endpoint returned an error or a wrong result, when its documentation or output confused you, when you gave up or could not use it at all, when you wished it could do something, and when it worked well.',
   '',
+  'When the answer has an `issue` with an `agent_note`, the developers already know the problem: follow the note.',
+  '',
   'outcome is one of:',
   ...OUTCOMES.map((o) => `- \`${o}\`: ${OUTCOME_MEANINGS[o]}`),
 ].join('\n');
 
-/** OpenAPI 3.1 path item of the feedback route, for the host's own OpenAPI description. */
-export const feedbackOpenApi = {
-  post: {
-    operationId: 'reportFeedback',
+const retryAfter = {
+  'Retry-After': {
+    description: 'Seconds to wait before sending again.',
+    schema: { type: 'integer' },
+  },
+};
+
+/**
+ * OpenAPI 3.1 operation of the feedback route, for the host's own description. `security: []`
+ * because the route needs no credentials: without it, a document with root-level security
+ * would make agents (and mock servers) believe it does.
+ */
+export function feedbackOperation(operationId: string = DEFAULT_OPERATION_ID) {
+  return {
+    operationId,
     summary: 'Report feedback about this API',
     description: DESCRIPTION,
     tags: ['feedback'],
+    security: [] as never[],
     requestBody: {
       required: true,
       content: { 'application/json': { schema: jsonSchema(FeedbackBody) } },
@@ -52,26 +88,40 @@ export const feedbackOpenApi = {
     responses: {
       '201': {
         description: 'The feedback was stored.',
-        content: { 'application/json': { schema: jsonSchema(SubmitReportResponse) } },
+        content: { 'application/json': { schema: createdSchema } },
       },
       '400': problemResponse(
         'The body is not JSON or a field is invalid; `detail` says how to fix it.',
       ),
       '413': problemResponse('The body is larger than 64 KiB.'),
-      '429': problemResponse('The monthly feedback quota is used up; nothing was stored.', {
-        'Retry-After': {
-          description: 'Seconds until the quota resets.',
-          schema: { type: 'integer' },
-        },
-      }),
-      '502': problemResponse('The feedback service could not be reached; retry later.'),
+      '429': problemResponse(
+        'Too many reports (`rate_limited`) or the monthly feedback quota is used up (`quota_exceeded`); nothing was stored.',
+        retryAfter,
+      ),
+      '500': problemResponse('The feedback could not be processed; nothing was stored.'),
+      '502': problemResponse(
+        'The feedback service is unreachable or misconfigured; nothing was stored. Retry later.',
+      ),
+      '503': problemResponse(
+        'The feedback service is briefly unavailable; retry later.',
+        retryAfter,
+      ),
     },
-  },
-} as const;
+  };
+}
 
-/** `{ [path]: feedbackOpenApi }`, to spread into the `paths` of the host's document. */
+/** OpenAPI 3.1 path item of the feedback route, with the default `operationId`. */
+export const feedbackOpenApi = { post: feedbackOperation() };
+
+/**
+ * `{ [path]: { post } }`, to spread into the `paths` of the host's document. Give each mount its
+ * own `operationId`: two operations with one id make the document invalid.
+ */
 export function feedbackOpenApiPaths(
   path: string = DEFAULT_FEEDBACK_PATH,
-): Record<string, typeof feedbackOpenApi> {
-  return { [path.startsWith('/') ? path : `/${path}`]: feedbackOpenApi };
+  options: { operationId?: string } = {},
+): Record<string, { post: ReturnType<typeof feedbackOperation> }> {
+  return {
+    [path.startsWith('/') ? path : `/${path}`]: { post: feedbackOperation(options.operationId) },
+  };
 }
