@@ -9,19 +9,20 @@ import {
 } from '@debrief/client';
 import {
   BODY_MAX_BYTES,
+  DEFAULT_FEEDBACK_PATH,
   describeFieldErrors,
+  FeedbackBody,
   fieldErrors,
   LABEL_MAX_LENGTH,
   PROBLEM_CONTENT_TYPE,
   type ProblemDetails,
   problem,
 } from '@debrief/protocol';
-import { FeedbackBody } from './feedback-body.schema.js';
 import { forwardMetadata } from './forward-metadata.js';
 import { observeResponse } from './host-observer.js';
 import { type BodyResult, readJsonBody } from './read-json-body.js';
 
-export const DEFAULT_FEEDBACK_PATH = '/feedback';
+export { DEFAULT_FEEDBACK_PATH };
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5_000;
 
 export interface FeedbackRouterOptions {

@@ -1,10 +1,11 @@
-export { FeedbackBody } from './feedback-body.schema.js';
+/** The route's contract lives in the protocol, shared with Debrief's Integrate page. */
 export {
-  DEFAULT_OPERATION_ID,
+  DEFAULT_FEEDBACK_OPERATION_ID,
+  FeedbackBody,
   feedbackOpenApi,
   feedbackOpenApiPaths,
   feedbackOperation,
-} from './feedback-openapi.js';
+} from '@debrief/protocol';
 export {
   DEFAULT_FEEDBACK_PATH,
   DEFAULT_FORWARD_TIMEOUT_MS,

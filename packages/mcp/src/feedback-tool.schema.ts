@@ -1,7 +1,7 @@
-import { OUTCOME_MEANINGS, OUTCOMES, ReportInput } from '@debrief/protocol';
+import { DEFAULT_TOOL_NAME, OUTCOME_MEANINGS, OUTCOMES, ReportInput } from '@debrief/protocol';
 import { z } from 'zod';
 
-export const DEFAULT_TOOL_NAME = 'report_feedback';
+export { DEFAULT_TOOL_NAME };
 export const TOOL_TITLE = 'Report feedback about this server’s tools';
 
 /**
@@ -41,6 +41,7 @@ export function feedbackToolDescription(serverName: string): string {
     '- when you wished it could do something it cannot,',
     '- and when it worked well: successes matter too.',
     'One report per notable experience is enough; keep working on your task afterwards.',
+    'When the answer carries a note from the developers about a known problem, follow it.',
     '',
     `outcome is one of:\n${outcomes}`,
   ].join('\n');

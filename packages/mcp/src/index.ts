@@ -1,3 +1,8 @@
+export {
+  DEBRIEF_INSTRUCTIONS,
+  debriefInstructions,
+  withDebriefInstructions,
+} from '@debrief/protocol';
 export { attach, createDebriefMcp } from './attach.js';
 export { type AttachOptions, DEFAULT_MCP_TIMEOUT_MS, type DebriefMcp } from './debrief-mcp.js';
 export {
@@ -7,9 +12,4 @@ export {
   feedbackToolDescription,
   TOOL_TITLE,
 } from './feedback-tool.schema.js';
-export {
-  DEBRIEF_INSTRUCTIONS,
-  debriefInstructions,
-  withDebriefInstructions,
-} from './instructions.js';
 export { type ToolAnswer, toolAnswer } from './tool-answer.js';

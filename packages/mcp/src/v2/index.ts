@@ -1,3 +1,8 @@
+export {
+  DEBRIEF_INSTRUCTIONS,
+  debriefInstructions,
+  withDebriefInstructions,
+} from '@debrief/protocol';
 export { type AttachOptions, DEFAULT_MCP_TIMEOUT_MS, type DebriefMcp } from '../debrief-mcp.js';
 export {
   DEFAULT_TOOL_NAME,
@@ -6,10 +11,5 @@ export {
   feedbackToolDescription,
   TOOL_TITLE,
 } from '../feedback-tool.schema.js';
-export {
-  DEBRIEF_INSTRUCTIONS,
-  debriefInstructions,
-  withDebriefInstructions,
-} from '../instructions.js';
 export { type ToolAnswer, toolAnswer } from '../tool-answer.js';
 export { attach, createDebriefMcp } from './attach.js';

@@ -1,14 +1,13 @@
-import {
-  OUTCOME_MEANINGS,
-  OUTCOMES,
-  ProblemDetails,
-  SubmitReportResponse,
-} from '@debrief/protocol';
 import { z } from 'zod';
-import { FeedbackBody } from './feedback-body.schema.js';
-import { DEFAULT_FEEDBACK_PATH } from './feedback-router.js';
+import { ProblemDetails } from './errors.js';
+import { FeedbackBody } from './feedback-route.schema.js';
+import { OUTCOME_MEANINGS, OUTCOMES } from './outcomes.js';
+import { SubmitReportResponse } from './report.schema.js';
 
-export const DEFAULT_OPERATION_ID = 'reportFeedback';
+/** Where `@debrief/express` mounts the route unless told otherwise. */
+export const DEFAULT_FEEDBACK_PATH = '/feedback';
+
+export const DEFAULT_FEEDBACK_OPERATION_ID = 'reportFeedback';
 
 /** A JSON Schema for an OpenAPI 3.1 document: the dialect is the document's, so no `$schema`. */
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
@@ -70,11 +69,12 @@ const retryAfter = {
 };
 
 /**
- * OpenAPI 3.1 operation of the feedback route, for the host's own description. `security: []`
+ * OpenAPI 3.1 operation of `@debrief/express`'s feedback route, for the host's own description
+ * (and the Integrate page's fragment). `security: []`
  * because the route needs no credentials: without it, a document with root-level security
  * would make agents (and mock servers) believe it does.
  */
-export function feedbackOperation(operationId: string = DEFAULT_OPERATION_ID) {
+export function feedbackOperation(operationId: string = DEFAULT_FEEDBACK_OPERATION_ID) {
   return {
     operationId,
     summary: 'Report feedback about this API',

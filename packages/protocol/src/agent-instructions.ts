@@ -1,10 +1,12 @@
-import { DEFAULT_TOOL_NAME } from './feedback-tool.schema.js';
+/** The MCP tool `@debrief/mcp` adds unless told otherwise. */
+export const DEFAULT_TOOL_NAME = 'report_feedback';
 
 /**
  * Server instructions that make agents use the feedback tool. Clients put a server's
  * `instructions` into the model's context (MCP hands them over at `initialize`, and at
  * `server/discover` from 2026-07-28 on), which a tool description alone does not reach: an agent
- * does not read the description of a tool it has no reason to call.
+ * does not read the description of a tool it has no reason to call. Here, not in `@debrief/mcp`,
+ * so the Integrate page shows the very text the add-on exports.
  */
 export function debriefInstructions(toolName: string = DEFAULT_TOOL_NAME): string {
   return [
