@@ -18,7 +18,7 @@ const sdk1: SdkAdapter<McpServer, RegisteredTool> = {
  * transport, like any other registration; it throws only if a tool of that name exists.
  */
 export function attach(server: McpServer, options: AttachOptions): RegisteredTool {
-  return createDebriefCore(options, sdk1).attach(server);
+  return createDebriefCore(options, sdk1, true).attach(server);
 }
 
 /**

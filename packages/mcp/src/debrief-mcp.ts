@@ -86,6 +86,11 @@ export interface SdkAdapter<Server extends McpServerLike, Registered> {
 export function createDebriefCore<Server extends McpServerLike, Registered>(
   options: AttachOptions,
   adapter: SdkAdapter<Server, Registered>,
+  /**
+   * Send the counts when an attached server closes: right for one long-lived server, wrong for
+   * a server per request (a send per request), whose host calls `close()` at shutdown instead.
+   */
+  flushOnServerClose = false,
 ): DebriefMcp & { attach(server: Server): Registered } {
   const toolName = options.toolName ?? DEFAULT_TOOL_NAME;
   const onError = safe(options.onError ?? defaultOnError);
@@ -137,7 +142,7 @@ export function createDebriefCore<Server extends McpServerLike, Registered>(
             });
           }
         });
-        if (usage) onServerClose(server, () => usage.flush());
+        if (usage && flushOnServerClose) onServerClose(server, () => usage.flush());
       }
       return adapter.register(
         server,

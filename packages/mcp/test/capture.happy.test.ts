@@ -172,4 +172,25 @@ describe.each(SDK_KITS)('failure capture and call counts on %s', (_sdk, kit) => 
       await receiver.close();
     }
   });
+
+  it('shares one counter among servers built per request, sent at its close()', async () => {
+    const receiver = await startReceiver();
+    const dm = kit.createDebriefMcp({ ingestKey: KEY, baseUrl: receiver.url });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { client, close } = await kit.connectPair((server) => dm.attach(server));
+        await client.callTool({ name: 'forecast', arguments: { city_id: `c${i}` } });
+        await close();
+      }
+      // A server per request must not mean a send per request.
+      expect(receiver.to('/v1/usage')).toHaveLength(0);
+      await dm.close();
+      const calls = receiver
+        .to('/v1/usage')
+        .reduce((n, r) => n + (r.body.tools.forecast?.calls ?? 0), 0);
+      expect(calls).toBe(3);
+    } finally {
+      await receiver.close();
+    }
+  });
 });

@@ -32,7 +32,7 @@ const sdk2: SdkAdapter<McpServer, RegisteredTool> = {
  * Call it before connecting a transport; it throws only if a tool of that name exists.
  */
 export function attach(server: McpServer, options: AttachOptions): RegisteredTool {
-  return createDebriefCore(options, sdk2).attach(server);
+  return createDebriefCore(options, sdk2, true).attach(server);
 }
 
 /**
