@@ -91,12 +91,18 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
         const tools = windows.get(start);
         if (!tools || tools.size === 0) continue;
         const snapshot = Object.fromEntries([...tools].map(([k, v]) => [k, { ...v }]));
-        const result = await options.send({
-          window_start: wireTime(start),
-          instance,
-          ...(options.serverVersion ? { server_version: options.serverVersion } : {}),
-          tools: snapshot,
-        });
+        let result: UsageResult;
+        try {
+          result = await options.send({
+            window_start: wireTime(start),
+            instance,
+            ...(options.serverVersion ? { server_version: options.serverVersion } : {}),
+            tools: snapshot,
+          });
+        } catch {
+          // A send that throws is kept for the next attempt, like one Debrief refused.
+          return;
+        }
         if (result.ok) {
           // Unless counted into again, a window is not sent twice; the current one keeps
           // counting after a flush, and its next send replaces this one.
@@ -121,6 +127,8 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
         return;
       }
     });
+    // One failed round must not stop the rounds after it.
+    sending = sending.catch(() => {});
     return sending;
   }
 

@@ -215,5 +215,5 @@ function safe<T>(callback: (value: T) => void): (value: T) => void {
 }
 
 function defaultOnError(result: Extract<ReportResult, { ok: false }>): void {
-  console.warn(`[debrief] feedback not delivered: ${result.error.code}: ${result.error.detail}`);
+  console.warn(`[debrief] not delivered to Debrief: ${result.error.code}: ${result.error.detail}`);
 }
