@@ -1,4 +1,4 @@
-import type { ReportInput } from '@debrief/protocol';
+import { type ReportInput, redactText, SECRET_PATTERNS, SECRET_PREFILTER } from '@debrief/protocol';
 import type { ReportResult } from './reporter.js';
 
 /** Longest error text sent; the stack and the tail of a long message rarely help grouping. */
@@ -20,7 +20,7 @@ export interface FailureCaptureOptions {
 export interface CapturedFailure {
   /** The tool or route that failed. */
   name: string;
-  /** The error text; cut to 2,000 characters here, redacted by Debrief before it is stored. */
+  /** The error text; secrets are redacted and it is cut to 2,000 characters before it is sent. */
   error: string;
   metadata?: Record<string, string | number | boolean>;
   /** `source` of the report, when the reporter's default is not the right one. */
@@ -69,10 +69,9 @@ export function createFailureCapture(options: FailureCaptureOptions): FailureCap
   return {
     capture(failure) {
       try {
-        const details = (failure.error.trim() || 'The call failed without a message.').slice(
-          0,
-          CAPTURE_DETAILS_MAX,
-        );
+        const details = redactSecrets(
+          failure.error.trim() || 'The call failed without a message.',
+        ).slice(0, CAPTURE_DETAILS_MAX);
         if (!admit(`${failure.name}\n${fingerprint(details)}`)) return;
         const sent = options
           .report({
@@ -96,6 +95,15 @@ export function createFailureCapture(options: FailureCaptureOptions): FailureCap
       await Promise.all([...inFlight]);
     },
   };
+}
+
+/**
+ * An error message quotes what the host had in hand — a connection string, a token in a header —
+ * so secrets are taken out before the text leaves the process, with Debrief's own table (Debrief
+ * redacts again before storing, with the project's settings).
+ */
+function redactSecrets(text: string): string {
+  return SECRET_PREFILTER.test(text) ? redactText(text, SECRET_PATTERNS).text : text;
 }
 
 /** Numbers and hex ids vary between otherwise equal errors ("timeout after 5012 ms"). */

@@ -61,6 +61,20 @@ describe('createFailureCapture', () => {
     ]);
   });
 
+  it('takes secrets out of the error text before it leaves the host', async () => {
+    receiver = await startReceiver();
+    const reporter = createReporter({ ingestKey: KEY, baseUrl: receiver.url });
+    const capture = createFailureCapture({ report: (r) => reporter.report(r) });
+    capture.capture({
+      name: 'db',
+      error: 'connect failed: postgres://app:hunter2secret@db.internal:5432/shop',
+    });
+    await capture.settled();
+    const details: string = receiver.to('/v1/reports')[0]?.body.details;
+    expect(details).not.toContain('hunter2secret');
+    expect(details).toContain('[REDACTED:');
+  });
+
   it('cuts long error text and never throws, even when Debrief is down', async () => {
     receiver = await startReceiver();
     const reporter = createReporter({ ingestKey: KEY, baseUrl: receiver.url });

@@ -12,6 +12,8 @@ export * from './limits.schema.js';
 export * from './outcomes.js';
 export * from './project.schema.js';
 export * from './query.schema.js';
+export * from './redact-text.js';
 export * from './report.schema.js';
 export * from './report-fast-path.js';
+export * from './secret-patterns.js';
 export * from './service-index.schema.js';
