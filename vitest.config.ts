@@ -11,6 +11,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // These publish their TypeScript under a "source" export condition too (the MCP SDK 2.x
+    // client depends on them), so Vite has to transform them like the workspace's own sources.
+    server: {
+      deps: { inline: ['@modelcontextprotocol/client', 'eventsource', 'eventsource-parser'] },
+    },
     // Vitest's default on a 2-core machine is one worker (cores − 1), and the files spend most
     // of their time waiting on child processes, PostgreSQL and Chromium: two workers run the
     // suite there in ~530 s against ~940 s with one, all passing (CI's limit is 20 minutes in all).

@@ -7,6 +7,15 @@ export {
   type DebriefProblem,
   isClientProblem,
 } from './client-error.js';
+export {
+  CAPTURE_DETAILS_MAX,
+  type CapturedFailure,
+  createFailureCapture,
+  DEFAULT_CAPTURE_DEDUPE_MS,
+  DEFAULT_CAPTURE_MAX_PER_MINUTE,
+  type FailureCapture,
+  type FailureCaptureOptions,
+} from './failure-capture.js';
 export { localKeyProblem, resolveIngestKey } from './ingest-key.js';
 export {
   createReader,
@@ -17,6 +26,7 @@ export {
   type ReportFilters,
 } from './reader.js';
 export type { EventsOptions } from './report-events.js';
+export { type ReportIssue, reportIssueOf } from './report-issue.js';
 export {
   createReporter,
   DEFAULT_REPORT_RETRIES,
@@ -24,6 +34,16 @@ export {
   type Reporter,
   type ReporterOptions,
   type ReportResult,
+  type SendOptions,
+  type UsageResult,
 } from './reporter.js';
 export { type SseEvent, SseParser } from './sse-parser.js';
 export type { FetchLike } from './transport.js';
+export type { ToolUsage, UsageInput } from './usage.js';
+export {
+  createUsageCounter,
+  DEFAULT_USAGE_INTERVAL_MS,
+  USAGE_MAX_TOOLS,
+  type UsageCounter,
+  type UsageCounterOptions,
+} from './usage-counter.js';

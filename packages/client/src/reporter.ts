@@ -9,8 +9,10 @@ import {
 import { resolveBaseUrl } from './base-url.js';
 import { clientProblem, DebriefError, type DebriefProblem } from './client-error.js';
 import { localKeyProblem, resolveIngestKey } from './ingest-key.js';
-import { request } from './request.js';
+import { type ReportIssue, reportIssueOf } from './report-issue.js';
+import { type RequestResult, request } from './request.js';
 import type { FetchLike } from './transport.js';
+import type { UsageInput } from './usage.js';
 
 export const DEFAULT_REPORT_TIMEOUT_MS = 10_000;
 export const DEFAULT_REPORT_RETRIES = 2;
@@ -33,10 +35,27 @@ export interface ReporterOptions {
   throwOnError?: boolean;
   /** A fetch implementation; defaults to the global one. */
   fetch?: FetchLike;
+  /**
+   * The project's forwarding secret, for a host that submits on behalf of many agents: sent as
+   * `Debrief-Forwarding-Secret` with each call's `forwardedFor`, so Debrief applies its
+   * per-address limits to the agent rather than to the host. Keep it on the server.
+   */
+  forwardingSecret?: string;
+}
+
+/** Per call: the address of the agent this host forwards for (needs `forwardingSecret`). */
+export interface SendOptions {
+  forwardedFor?: string | undefined;
 }
 
 export type ReportResult =
-  | { ok: true; id: string; attempts: number }
+  | {
+      ok: true;
+      id: string;
+      attempts: number;
+      /** Present when the report joined an issue with a note for agents, or a closed one. */
+      issue?: ReportIssue;
+    }
   | {
       ok: false;
       /** The server's problem details, or a client-side one (`network_error`, `timeout`, …). */
@@ -47,9 +66,14 @@ export type ReportResult =
       retry_after_seconds?: number;
     };
 
+/** The answer to `sendUsage`: accepted, or why not (same problems as a report's). */
+export type UsageResult = { ok: true; attempts: number } | Extract<ReportResult, { ok: false }>;
+
 export interface Reporter {
   readonly baseUrl: string;
-  report(input: ReportInput): Promise<ReportResult>;
+  report(input: ReportInput, options?: SendOptions): Promise<ReportResult>;
+  /** Sends one window of call counts to `POST /v1/usage`. Never throws (unless `throwOnError`). */
+  sendUsage(input: UsageInput, options?: SendOptions): Promise<UsageResult>;
 }
 
 export function createReporter(options: ReporterOptions): Reporter {
@@ -60,7 +84,33 @@ export function createReporter(options: ReporterOptions): Reporter {
   const ingestKey = resolveIngestKey(options.ingestKey);
   const keyProblem = localKeyProblem(ingestKey, baseUrl);
 
-  async function send(input: ReportInput): Promise<ReportResult> {
+  /** The forwarding pair only when both halves are known: half of it means nothing to Debrief. */
+  function headers(sendOptions: SendOptions | undefined): Record<string, string> {
+    const out: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
+    if (options.forwardingSecret && sendOptions?.forwardedFor) {
+      out['debrief-forwarding-secret'] = options.forwardingSecret;
+      out['debrief-forwarded-for'] = sendOptions.forwardedFor;
+    }
+    return out;
+  }
+
+  function failed(
+    result: Extract<RequestResult, { ok: false }>,
+  ): Extract<ReportResult, { ok: false }> {
+    return {
+      ok: false,
+      error: result.problem,
+      attempts: result.attempts,
+      ...(result.retryAfterSeconds !== undefined
+        ? { retry_after_seconds: result.retryAfterSeconds }
+        : {}),
+    };
+  }
+
+  async function send(input: ReportInput, sendOptions?: SendOptions): Promise<ReportResult> {
     // The key first, as the server does, so a keyless setup learns that before anything else.
     if (keyProblem) return { ok: false, error: keyProblem, attempts: 0 };
     // Same schema and messages as the server, so a bad report fails here without a request.
@@ -81,22 +131,13 @@ export function createReporter(options: ReporterOptions): Reporter {
       url: `${baseUrl}/v1/reports`,
       init: {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: headers(sendOptions),
         body: JSON.stringify({ ingest_key: ingestKey, ...parsed.data }),
       },
       retries,
       deadline: Date.now() + timeoutMs,
     });
-    if (!result.ok) {
-      return {
-        ok: false,
-        error: result.problem,
-        attempts: result.attempts,
-        ...(result.retryAfterSeconds !== undefined
-          ? { retry_after_seconds: result.retryAfterSeconds }
-          : {}),
-      };
-    }
+    if (!result.ok) return failed(result);
     const body = SubmitReportResponse.safeParse(result.body);
     if (!body.success) {
       return {
@@ -109,30 +150,50 @@ export function createReporter(options: ReporterOptions): Reporter {
         attempts: result.attempts,
       };
     }
-    return { ok: true, id: body.data.id, attempts: result.attempts };
+    const issue = reportIssueOf(result.body);
+    return { ok: true, id: body.data.id, attempts: result.attempts, ...(issue ? { issue } : {}) };
+  }
+
+  async function sendUsage(input: UsageInput, sendOptions?: SendOptions): Promise<UsageResult> {
+    if (keyProblem) return { ok: false, error: keyProblem, attempts: 0 };
+    const result = await request({
+      fetch: fetchFn,
+      url: `${baseUrl}/v1/usage`,
+      init: {
+        method: 'POST',
+        headers: headers(sendOptions),
+        body: JSON.stringify({ ingest_key: ingestKey, ...input }),
+      },
+      retries,
+      deadline: Date.now() + timeoutMs,
+    });
+    return result.ok ? { ok: true, attempts: result.attempts } : failed(result);
+  }
+
+  /** A guest in someone else's process: even a bug here must not throw into the host. */
+  async function guarded<T extends ReportResult | UsageResult>(run: () => Promise<T>): Promise<T> {
+    let result: T | Extract<ReportResult, { ok: false }>;
+    try {
+      result = await run();
+    } catch (error) {
+      result = {
+        ok: false,
+        error: clientProblem(
+          'network_error',
+          `The request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+        attempts: 0,
+      };
+    }
+    if (!result.ok && options.throwOnError) {
+      throw new DebriefError(result.error, result.retry_after_seconds);
+    }
+    return result as T;
   }
 
   return {
     baseUrl,
-    async report(input) {
-      let result: ReportResult;
-      try {
-        result = await send(input);
-      } catch (error) {
-        // A guest in someone else's process: even a bug here must not throw into the host.
-        result = {
-          ok: false,
-          error: clientProblem(
-            'network_error',
-            `The report could not be sent: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-          attempts: 0,
-        };
-      }
-      if (!result.ok && options.throwOnError) {
-        throw new DebriefError(result.error, result.retry_after_seconds);
-      }
-      return result;
-    },
+    report: (input, sendOptions) => guarded(() => send(input, sendOptions)),
+    sendUsage: (input, sendOptions) => guarded(() => sendUsage(input, sendOptions)),
   };
 }

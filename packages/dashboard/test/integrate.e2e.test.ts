@@ -61,4 +61,20 @@ describeBrowser('integrate page in a browser', { timeout: 60_000 }, () => {
       .poll(async () => (await block.textContent()) ?? '', { timeout: STEP_MS })
       .not.toContain('"source"');
   });
+
+  it('shows the MCP instructions, the capture and counting options and the Express options', async () => {
+    const instructions = page.getByLabel('MCP instructions');
+    await instructions.waitFor();
+    expect(await instructions.textContent()).toContain('call `report_feedback`');
+    const mcp = page.getByRole('table', { name: 'MCP options' });
+    for (const option of ['capture', 'countCalls'])
+      await mcp.getByRole('rowheader', { name: option }).waitFor();
+    const express = page.getByRole('table', { name: 'Express options' });
+    for (const option of ['capture', 'countRequests', 'forwardingSecret'])
+      await express.getByRole('rowheader', { name: option }).waitFor();
+    const fragment = JSON.parse(
+      (await page.getByLabel('OpenAPI fragment').locator('code').textContent()) ?? '',
+    );
+    expect(fragment['/feedback'].post.security).toEqual([]);
+  });
 });

@@ -1,19 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createReporter, type DebriefProblem, isClientProblem } from '@debrief/client';
+import {
+  createFailureCapture,
+  createReporter,
+  createUsageCounter,
+  type DebriefProblem,
+  isClientProblem,
+  type ReportResult,
+} from '@debrief/client';
 import {
   BODY_MAX_BYTES,
+  DEFAULT_FEEDBACK_PATH,
   describeFieldErrors,
+  FeedbackBody,
   fieldErrors,
   LABEL_MAX_LENGTH,
   PROBLEM_CONTENT_TYPE,
   type ProblemDetails,
   problem,
 } from '@debrief/protocol';
-import { FeedbackBody } from './feedback-body.schema.js';
 import { forwardMetadata } from './forward-metadata.js';
+import { observeResponse } from './host-observer.js';
 import { type BodyResult, readJsonBody } from './read-json-body.js';
 
-export const DEFAULT_FEEDBACK_PATH = '/feedback';
+export { DEFAULT_FEEDBACK_PATH };
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5_000;
 
 export interface FeedbackRouterOptions {
@@ -27,10 +36,40 @@ export interface FeedbackRouterOptions {
   path?: string;
   /** Longest a request waits for Debrief, retries included. Default 5,000 ms. */
   timeoutMs?: number;
+  /**
+   * Report the host's own 5xx answers as `failure` reports (route, status, the start of the
+   * body). Equal failures once per 10 minutes, at most 10 a minute; an object sets those bounds.
+   * Needs the router mounted before the routes it should watch. Default off.
+   */
+  capture?: boolean | { dedupeMs?: number; maxPerMinute?: number };
+  /**
+   * Count requests and 5xx answers per route and send them every minute (and at `close()`) to
+   * `POST /v1/usage`, for error rates and reports per 1,000 calls. Default on.
+   */
+  countRequests?: boolean;
+  /** The host's version, sent with the counts so rates can be compared across releases. */
+  serverVersion?: string;
+  /**
+   * The project's forwarding secret (Debrief's project settings). With it, each report carries
+   * the agent's address (`req.ip`), so Debrief's per-address limits apply to each agent rather
+   * than to this host as a whole. Keep it on the server, like the key.
+   */
+  forwardingSecret?: string;
+  /** Called when a report or counts could not be delivered. Default: one line on stderr. */
+  onError?: (result: Extract<ReportResult, { ok: false }>) => void;
+}
+
+/** The middleware, plus the shutdown of what it runs in the background. */
+export interface FeedbackRouter {
+  (req: HostRequest, res: ServerResponse, next: Next): void;
+  /** Sends the request counts gathered so far and waits for captured reports. */
+  flush(): Promise<void>;
+  /** Stops the minute timer and sends what is left; call it when the host shuts down. */
+  close(): Promise<void>;
 }
 
 /** The slice of Express's request the router uses; Express 4 and 5 requests both fit. */
-type HostRequest = IncomingMessage & { body?: unknown };
+type HostRequest = IncomingMessage & { body?: unknown; ip?: string };
 type Next = (error?: unknown) => void;
 
 /**
@@ -38,16 +77,33 @@ type Next = (error?: unknown) => void;
  * It is a plain middleware using only Node's request and response, so one build serves
  * Express 4 and 5 alike; other methods and paths go on to the host's own routes.
  */
-export function feedbackRouter(
-  options: FeedbackRouterOptions,
-): (req: HostRequest, res: ServerResponse, next: Next) => void {
+export function feedbackRouter(options: FeedbackRouterOptions): FeedbackRouter {
   const path = normalizePath(options.path ?? DEFAULT_FEEDBACK_PATH);
   const reporter = createReporter({
     ingestKey: options.ingestKey,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     timeoutMs: options.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS,
+    ...(options.forwardingSecret ? { forwardingSecret: options.forwardingSecret } : {}),
   });
-  const docsBase = reporter.baseUrl;
+  const onError = safe(options.onError ?? defaultOnError);
+  const capture = options.capture
+    ? createFailureCapture({
+        report: (input) => reporter.report(input),
+        onError,
+        ...(typeof options.capture === 'object' ? options.capture : {}),
+      })
+    : undefined;
+  const counter =
+    options.countRequests === false
+      ? undefined
+      : createUsageCounter({
+          send: (input) => reporter.sendUsage(input),
+          serverVersion: options.serverVersion,
+          onError,
+        });
+  const sourceOf = (req: IncomingMessage) =>
+    // A Host longer than a label allows is cut, rather than failing the caller's report.
+    options.source ?? req.headers.host?.slice(0, LABEL_MAX_LENGTH);
 
   async function handle(req: HostRequest, res: ServerResponse): Promise<void> {
     const body = await readJsonBody(req, BODY_MAX_BYTES);
@@ -61,8 +117,7 @@ export function feedbackRouter(
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       send(
         res,
-        problem(
-          docsBase,
+        ownProblem(
           'invalid_body',
           `The request body must be one JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}. ${EXAMPLE}`,
         ),
@@ -72,19 +127,31 @@ export function feedbackRouter(
     const parsed = FeedbackBody.safeParse(value);
     if (!parsed.success) {
       const errors = fieldErrors(parsed.error);
-      send(res, problem(docsBase, 'validation_failed', `${describeFieldErrors(errors)}.`, errors));
+      send(res, ownProblem('validation_failed', `${describeFieldErrors(errors)}.`, errors));
       return;
     }
     const userAgent = req.headers['user-agent'];
-    const result = await reporter.report({
-      ...parsed.data,
-      // A Host longer than a label allows is cut, rather than failing the caller's report.
-      source: options.source ?? req.headers.host?.slice(0, LABEL_MAX_LENGTH) ?? null,
-      metadata: forwardMetadata(parsed.data.metadata, { user_agent: userAgent }),
-    });
+    const result = await reporter.report(
+      {
+        ...parsed.data,
+        source: sourceOf(req) ?? null,
+        metadata: forwardMetadata(parsed.data.metadata, { user_agent: userAgent }),
+      },
+      { forwardedFor: req.ip ?? req.socket.remoteAddress },
+    );
     if (result.ok) {
-      send(res, { ok: true, id: result.id }, 201);
+      // The issue and its note are for the agent that reported: pass them on as Debrief sent them.
+      send(res, { ok: true, id: result.id, ...(result.issue ? { issue: result.issue } : {}) }, 201);
       return;
+    }
+    // The host's own concerns (Debrief down, the key wrong); a caller's invalid report is not.
+    if (
+      isClientProblem(result.error) ||
+      result.error.status >= 500 ||
+      result.error.status === 401 ||
+      result.error.status === 403
+    ) {
+      onError(result);
     }
     const headers: Record<string, string> =
       result.retry_after_seconds !== undefined
@@ -97,16 +164,14 @@ export function feedbackRouter(
   function bodyProblem(body: Exclude<BodyResult, { kind: 'ok' }>): ProblemDetails | null {
     switch (body.kind) {
       case 'empty':
-        return problem(docsBase, 'invalid_body', `The request body is empty. ${EXAMPLE}`);
+        return ownProblem('invalid_body', `The request body is empty. ${EXAMPLE}`);
       case 'invalid_json':
-        return problem(
-          docsBase,
+        return ownProblem(
           'invalid_json',
           `The request body is not valid JSON (${body.reason}). ${EXAMPLE}`,
         );
       case 'too_large':
-        return problem(
-          docsBase,
+        return ownProblem(
           'payload_too_large',
           `The request body is larger than ${BODY_MAX_BYTES / 1024} KiB. Shorten details (at most 10,000 characters) and metadata (at most 2 KiB).`,
         );
@@ -115,15 +180,17 @@ export function feedbackRouter(
     }
   }
 
-  return (req, res, next) => {
-    if (req.method !== 'POST' || normalizePath(pathOf(req)) !== path) return next();
+  const router = (req: HostRequest, res: ServerResponse, next: Next) => {
+    if (req.method !== 'POST' || normalizePath(pathOf(req)) !== path) {
+      if (capture || counter) observeResponse(req, res, { capture, counter, sourceOf });
+      return next();
+    }
     // Never hand an error to `next`: a failure here must not become the host's error page.
     handle(req, res).catch(() => {
       if (!res.headersSent)
         send(
           res,
-          problem(
-            docsBase,
+          ownProblem(
             'internal_error',
             'The feedback could not be processed and was not stored. Retry in a moment.',
           ),
@@ -131,6 +198,24 @@ export function feedbackRouter(
       else res.end();
     });
   };
+  return Object.assign(router, {
+    flush: async () => {
+      await Promise.all([counter?.flush(), capture?.settled()]);
+    },
+    close: async () => {
+      await Promise.all([counter?.close(), capture?.settled()]);
+    },
+  });
+}
+
+/**
+ * A problem the router answers itself. Its `type` is `about:blank` rather than a link into
+ * Debrief's docs: the caller talks to this host, and Debrief's address is this host's business.
+ */
+function ownProblem(
+  ...args: Parameters<typeof problem> extends [string, ...infer Rest] ? Rest : never
+): ProblemDetails {
+  return { ...problem('', ...args), type: 'about:blank' };
 }
 
 const EXAMPLE =
@@ -146,8 +231,9 @@ function forwardedProblem(error: DebriefProblem): DebriefProblem {
   if (error.status === 401 || error.status === 403) {
     return {
       ...error,
+      type: 'about:blank',
       status: 502,
-      detail: `This endpoint's connection to the feedback service is misconfigured (${error.code}), so the report was not stored. It is not your fault: tell the developer of this API. ${error.detail}`,
+      detail: `This endpoint's connection to the feedback service is misconfigured (${error.code}), so the report was not stored. It is not your fault: tell the developer of this API.`,
     };
   }
   return error;
@@ -158,8 +244,24 @@ function unreachable(error: DebriefProblem): DebriefProblem {
   return {
     ...error,
     status: 502,
-    detail: `The feedback service behind this endpoint did not answer (${error.code}), so the report was not stored. Retry in a few minutes. ${error.detail}`,
+    type: 'about:blank',
+    // Not Debrief's own detail: it names Debrief's address, which is this host's business.
+    detail: `The feedback service behind this endpoint is unreachable right now (${error.code}), so the report was not stored. Retry in a few minutes.`,
   };
+}
+
+function safe<T>(callback: (value: T) => void): (value: T) => void {
+  return (value) => {
+    try {
+      callback(value);
+    } catch {
+      // The host's callback must not break its own request.
+    }
+  };
+}
+
+function defaultOnError(result: Extract<ReportResult, { ok: false }>): void {
+  console.warn(`[debrief] not delivered to Debrief: ${result.error.code}: ${result.error.detail}`);
 }
 
 function send(

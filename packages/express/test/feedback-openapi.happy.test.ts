@@ -14,8 +14,15 @@ describe('feedbackOpenApi', () => {
       '400',
       '413',
       '429',
+      '500',
       '502',
+      '503',
     ]);
+    // No credentials: a host document with root-level security must not make it look protected.
+    expect(feedbackOpenApi.post.security).toEqual([]);
+    expect(feedbackOpenApi.post.operationId).toBe('reportFeedback');
+    const created = feedbackOpenApi.post.responses['201'].content['application/json'].schema as any;
+    expect(created.properties.issue.properties.agent_note.type).toBe('string');
     for (const outcome of OUTCOMES) expect(feedbackOpenApi.post.description).toContain(outcome);
     // Serializable as is into the host's document.
     expect(JSON.parse(JSON.stringify(feedbackOpenApi))).toEqual(feedbackOpenApi);
@@ -25,6 +32,17 @@ describe('feedbackOpenApi', () => {
     expect(feedbackOpenApiPaths()).toEqual({ '/feedback': feedbackOpenApi });
     expect(Object.keys(feedbackOpenApiPaths('api/agent-feedback'))).toEqual([
       '/api/agent-feedback',
+    ]);
+  });
+
+  it('takes an operationId per mount, so two mounts keep the document valid', () => {
+    const paths = {
+      ...feedbackOpenApiPaths('/v1/feedback', { operationId: 'reportFeedbackV1' }),
+      ...feedbackOpenApiPaths('/v2/feedback', { operationId: 'reportFeedbackV2' }),
+    };
+    expect(Object.values(paths).map((item) => item.post.operationId)).toEqual([
+      'reportFeedbackV1',
+      'reportFeedbackV2',
     ]);
   });
 });

@@ -13,6 +13,7 @@ export type ExpressFactory = typeof express5;
 
 export interface HostApp {
   url: string;
+  router: ReturnType<typeof feedbackRouter>;
   close(): Promise<void>;
 }
 
@@ -35,12 +36,22 @@ export async function startHostApp(
   app.get('/feedback', (_req, res) => {
     res.json({ host: 'own GET /feedback' });
   });
+  app.get('/users/:id', (req, res) => {
+    res.json({ id: req.params.id });
+  });
+  app.get('/boom', (_req, res) => {
+    res.status(500).json({ error: 'database connection lost' });
+  });
+  app.get('/crash', () => {
+    throw new Error('handler crashed');
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    router,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

@@ -1,6 +1,7 @@
-import { OUTCOME_MEANINGS, OUTCOMES, ReportInput } from '@debrief/protocol';
+import { DEFAULT_TOOL_NAME, OUTCOME_MEANINGS, OUTCOMES, ReportInput } from '@debrief/protocol';
+import { z } from 'zod';
 
-export const DEFAULT_TOOL_NAME = 'report_feedback';
+export { DEFAULT_TOOL_NAME };
 export const TOOL_TITLE = 'Report feedback about this server’s tools';
 
 /**
@@ -22,6 +23,7 @@ export const FeedbackToolInput = ReportInput.pick({
     'The tool of this server the report is about. Omit when it is about the server as a whole.',
   ),
 });
+export type FeedbackToolInput = z.infer<typeof FeedbackToolInput>;
 
 /**
  * The description is the only prompt the agent gets, so it says when to call (the agent will
@@ -39,7 +41,28 @@ export function feedbackToolDescription(serverName: string): string {
     '- when you wished it could do something it cannot,',
     '- and when it worked well: successes matter too.',
     'One report per notable experience is enough; keep working on your task afterwards.',
+    'When the answer carries a note from the developers about a known problem, follow it.',
     '',
     `outcome is one of:\n${outcomes}`,
   ].join('\n');
 }
+
+/**
+ * What the tool answers in `structuredContent`: the report id and, when the report joined an
+ * issue the developers answered (a note for agents, or a resolved or ignored status), that issue.
+ */
+export const FeedbackToolOutput = z.object({
+  id: z.string().describe('The id of the stored report.'),
+  issue: z
+    .object({
+      id: z.string(),
+      status: z.string().describe('open, resolved or ignored.'),
+      agent_note: z
+        .string()
+        .optional()
+        .describe('What the developers tell agents about this problem; follow it.'),
+    })
+    .optional()
+    .describe('The known problem this report joined, when the developers left word on it.'),
+});
+export type FeedbackToolOutput = z.infer<typeof FeedbackToolOutput>;

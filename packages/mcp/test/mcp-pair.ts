@@ -7,8 +7,11 @@ import { z } from 'zod';
  * A real McpServer ("weather-mcp" 1.2.3, with one tool of its own) and a real Client
  * ("test-agent" 9.9.9), linked in memory; `setup` attaches before the handshake, as hosts do.
  */
-export async function connectPair(setup: (server: McpServer) => unknown) {
-  const server = new McpServer({ name: 'weather-mcp', version: '1.2.3' });
+export async function connectPair(
+  setup: (server: McpServer) => unknown,
+  serverOptions: { instructions?: string } = {},
+) {
+  const server = new McpServer({ name: 'weather-mcp', version: '1.2.3' }, serverOptions);
   server.registerTool(
     'forecast',
     { description: 'Forecast for a city id', inputSchema: { city_id: z.string() } },

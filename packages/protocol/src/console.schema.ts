@@ -280,6 +280,8 @@ export const IntegrateInfo = z.object({
   ingest_key: z.string(),
   skill_block: z.string(),
   mcp_snippet: z.string(),
+  /** The server instructions `@debrief/mcp` exports, as agents will read them. */
+  mcp_instructions: z.string(),
   express_snippet: z.string(),
   /** JSON text of an OpenAPI path item for the Express route. */
   openapi_fragment: z.string(),

@@ -4,6 +4,7 @@ import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { CodeBlock } from '../ui/copy-button';
 import { ErrorNotice, Loading } from '../ui/notice';
+import { EXPRESS_OPTIONS, MCP_OPTIONS, OptionsTable } from './integrate-options';
 
 /**
  * A report's `source` limit (`LABEL_MAX_LENGTH` in @debrief/protocol, which the server checks).
@@ -83,10 +84,20 @@ export function IntegratePage({ project }: { project: ConsoleProject }) {
           <span className="step">2</span> MCP server
         </h2>
         <p className="muted">
-          Adds a <code>report_feedback</code> tool to your MCP server with <code>@debrief/mcp</code>
-          .
+          Adds a <code>report_feedback</code> tool to your MCP server with <code>@debrief/mcp</code>{' '}
+          (SDK 1.x; <code>@debrief/mcp/v2</code> for SDK 2.x). When a report matches an issue you
+          left a note on, the agent gets the note back in the tool's answer.
         </p>
         <CodeBlock code={data.mcp_snippet} label="MCP snippet" />
+        <h3 className="subhead">Instructions for agents</h3>
+        <p className="muted">
+          Pass these as the server's <code>instructions</code> when you create it (
+          <code>DEBRIEF_INSTRUCTIONS</code>, or <code>withDebriefInstructions(yours)</code> after
+          your own): clients hand them to the model, which is what makes agents report at all.
+        </p>
+        <CodeBlock code={data.mcp_instructions} label="MCP instructions" wrap />
+        <h3 className="subhead">Capture and counting</h3>
+        <OptionsTable label="MCP options" rows={MCP_OPTIONS} />
       </section>
       <section className="card" aria-labelledby="express-title">
         <h2 id="express-title" className="card-title">
@@ -97,9 +108,13 @@ export function IntegratePage({ project }: { project: ConsoleProject }) {
           so agents report through the API they already call.
         </p>
         <CodeBlock code={data.express_snippet} label="Express snippet" />
+        <h3 className="subhead">Options</h3>
+        <OptionsTable label="Express options" rows={EXPRESS_OPTIONS} />
         <h3 className="subhead">OpenAPI fragment</h3>
         <p className="muted">
-          Add this path to your app's own OpenAPI description so agents discover the route.
+          Add this path to your app's own OpenAPI description so agents discover the route (
+          <code>feedbackOpenApiPaths(path, {'{ operationId }'})</code> builds it in code). It
+          declares <code>security: []</code>: the route needs no credentials.
         </p>
         <CodeBlock code={data.openapi_fragment} label="OpenAPI fragment" />
       </section>

@@ -1,5 +1,4 @@
-import { ProblemDetails, ReportInput, SubmitReportResponse } from '@debrief/protocol';
-import { toJsonSchema } from '../agent-resources/openapi-schemas.js';
+import { feedbackOpenApiPaths } from '@debrief/protocol';
 
 /**
  * Copy-paste snippets of the integrate page, with the project's real ingest key and the
@@ -12,15 +11,21 @@ export interface SnippetOptions {
 
 export function mcpSnippet({ publicUrl, ingestKey }: SnippetOptions): string {
   return `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { attach } from '@debrief/mcp';
+import { attach, withDebriefInstructions } from '@debrief/mcp';
+// SDK 2.x: McpServer from '@modelcontextprotocol/server', attach from '@debrief/mcp/v2'.
 
-const server = new McpServer({ name: 'my-tools', version: '1.0.0' });
+// The instructions tell agents when to call report_feedback and to follow your notes.
+const server = new McpServer(
+  { name: 'my-tools', version: '1.0.0' },
+  { instructions: withDebriefInstructions('What your own tools are for.') },
+);
 // … register your own tools here …
 
-// Adds the report_feedback tool: agents tell you how your tools worked for them.
 attach(server, {
   ingestKey: '${ingestKey}',
   baseUrl: '${publicUrl}',
+  capture: true, // report your tools' thrown errors and isError answers (deduplicated)
+  countCalls: true, // calls and errors per tool, for error rates (on by default)
 });
 `;
 }
@@ -31,58 +36,26 @@ import { feedbackRouter } from '@debrief/express';
 
 const app = express();
 
-// POST /feedback {"outcome", "details", "tool_name"?} is forwarded to Debrief.
-app.use(
-  feedbackRouter({
-    ingestKey: '${ingestKey}',
-    baseUrl: '${publicUrl}',
-  }),
-);
+// POST /feedback {"outcome", "details", "tool_name"?} is forwarded to Debrief; mount it
+// before your routes so it can count them and capture their 5xx answers.
+const feedback = feedbackRouter({
+  ingestKey: '${ingestKey}',
+  baseUrl: '${publicUrl}',
+  capture: true, // report your routes' 5xx answers (deduplicated)
+  countRequests: true, // requests and 5xx per route, for error rates (on by default)
+  // forwardingSecret: process.env.DEBRIEF_FORWARDING_SECRET, // limits per agent, not per host
+});
+app.use(feedback);
 
-app.listen(3000);
+const listener = app.listen(3000);
+process.on('SIGTERM', () => listener.close(() => feedback.close()));
 `;
 }
 
-function problemResponse(description: string) {
-  return {
-    description,
-    content: { 'application/problem+json': { schema: toJsonSchema(ProblemDetails, 'output') } },
-  };
-}
-
 /**
- * The OpenAPI 3.1 path item of the Express route, generated from the protocol schemas, to
+ * The OpenAPI 3.1 path item of the Express route, the very one `@debrief/express` exports, to
  * paste under `paths` of the app's own OpenAPI description (agents read it to find the route).
  */
 export function openApiFragment(path = '/feedback'): string {
-  const fragment = {
-    [path]: {
-      post: {
-        operationId: 'reportFeedback',
-        summary: 'Report how a tool of this API worked for you (agents)',
-        description:
-          'After using a tool of this API, send what happened: success, failure, confusing, gave_up or request. Also report when the tools could not be used at all.',
-        requestBody: {
-          required: true,
-          // The router sets `source` itself (its option, else the Host header), so callers do not send it.
-          content: {
-            'application/json': {
-              schema: toJsonSchema(ReportInput.omit({ source: true }), 'input'),
-            },
-          },
-        },
-        responses: {
-          '201': {
-            description: 'The report was stored.',
-            content: {
-              'application/json': { schema: toJsonSchema(SubmitReportResponse, 'output') },
-            },
-          },
-          '400': problemResponse('A field is invalid; detail says which and how to fix it.'),
-          '502': problemResponse('Debrief could not be reached; nothing was stored.'),
-        },
-      },
-    },
-  };
-  return JSON.stringify(fragment, null, 2);
+  return JSON.stringify(feedbackOpenApiPaths(path), null, 2);
 }

@@ -1,4 +1,4 @@
-import { type IntegrateInfo, IntegrateQuery } from '@debrief/protocol';
+import { DEBRIEF_INSTRUCTIONS, type IntegrateInfo, IntegrateQuery } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import { renderFeedbackBlock } from '../agent-resources/feedback-block.js';
 import type { AppContext } from '../context.js';
@@ -33,6 +33,7 @@ export function registerConsoleIntegrate(app: FastifyInstance, ctx: AppContext):
         ingest_key: ingestKey,
         skill_block: renderFeedbackBlock({ publicUrl, ingestKey, source }),
         mcp_snippet: mcpSnippet({ publicUrl, ingestKey }),
+        mcp_instructions: DEBRIEF_INSTRUCTIONS,
         express_snippet: expressSnippet({ publicUrl, ingestKey }),
         openapi_fragment: openApiFragment(),
       };

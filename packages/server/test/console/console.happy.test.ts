@@ -4,6 +4,8 @@ import {
   ConsoleProjectList,
   CreatedApiKey,
   CreatedProject,
+  DEBRIEF_INSTRUCTIONS,
+  feedbackOpenApiPaths,
   IntegrateInfo,
   Project,
   ReportList,
@@ -317,6 +319,11 @@ describe.each(DIALECTS)('dashboard console API on %s', (dialect) => {
     expect(fragment['/feedback'].post.requestBody.content['application/json'].schema).toMatchObject(
       { type: 'object', required: ['outcome', 'details'] },
     );
+    // The fragment is the router's own, which needs no credentials.
+    expect(fragment).toEqual(feedbackOpenApiPaths('/feedback'));
+    expect(fragment['/feedback'].post.security).toEqual([]);
+    expect(info.mcp_instructions).toBe(DEBRIEF_INSTRUCTIONS);
+    expect(info.mcp_snippet).toContain('withDebriefInstructions');
   });
 
   it("puts the skill's name in the SKILL.md block as source, so its reports carry it", async () => {

@@ -1,5 +1,5 @@
+import type { SecretPattern } from '@debrief/protocol';
 import { isValidPhoneNumber } from 'libphonenumber-js';
-import type { SecretPattern } from './secret-patterns.js';
 
 /**
  * Email addresses and phone numbers, redacted only for projects that turn the option on

@@ -1,7 +1,11 @@
-import type { ReportMetadata, ValidReportInput } from '@debrief/protocol';
+import {
+  type ReportMetadata,
+  redactText,
+  SECRET_PATTERNS,
+  SECRET_PREFILTER,
+  type ValidReportInput,
+} from '@debrief/protocol';
 import { PERSONAL_DATA_PATTERNS, PERSONAL_DATA_PREFILTER } from './personal-data-patterns.js';
-import { redactText } from './redact-text.js';
-import { SECRET_PATTERNS, SECRET_PREFILTER } from './secret-patterns.js';
 
 export interface RedactionOptions {
   /** Also redact email addresses and phone numbers (the project's `redact_personal_data`). */

@@ -1,7 +1,6 @@
-import type { ValidReportInput } from '@debrief/protocol';
+import { SECRET_PREFILTER, type ValidReportInput } from '@debrief/protocol';
 import { describe, expect, it } from 'vitest';
 import { redactReport } from '../../../src/reports/redaction/redact-report.js';
-import { SECRET_PREFILTER } from '../../../src/reports/redaction/secret-patterns.js';
 import { SECRETISH_DETAILS } from '../../support/hostile-text.js';
 import { BENIGN_TEXTS, SECRET_FIXTURES } from '../../support/redaction-fixtures.js';
 

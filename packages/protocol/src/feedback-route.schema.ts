@@ -1,7 +1,9 @@
-import { OUTCOME_MEANINGS, OUTCOMES, ReportInput } from '@debrief/protocol';
+import { OUTCOME_MEANINGS, OUTCOMES } from './outcomes.js';
+import { ReportInput } from './report.schema.js';
 
 /**
- * Body of `POST /feedback`: the protocol's report fields without the key (the router holds it)
+ * Body of `POST /feedback`, the route `@debrief/express` mounts in a host's API (kept here so
+ * the router and the Integrate page's OpenAPI fragment share it): the protocol's report fields without the key (the router holds it)
  * and without `source` (the router sets it). Same field schemas, so the same messages.
  */
 export const FeedbackBody = ReportInput.omit({ source: true }).extend({

@@ -1,5 +1,6 @@
 /**
- * The credentials Debrief never stores (docs/operating.md, Secrets and redaction): one entry per
+ * The credentials Debrief never stores (docs/operating.md, Secrets and redaction), kept in the
+ * protocol so the add-ons strip them from captured errors before they leave the host: one entry per
  * kind, in priority order. Where two matches overlap, the earlier entry wins, so the specific kinds
  * (an Anthropic key is also an `sk-…` string, a JWT is often a bearer token) come before the
  * generic ones.
