@@ -1,6 +1,9 @@
 import {
+  IssueActivityList,
+  type IssueActivityList as IssueActivityListType,
   IssueDetail,
   type IssueDetail as IssueDetailType,
+  type IssueKind,
   IssueList,
   type IssueList as IssueListType,
   type IssueStatus,
@@ -57,7 +60,11 @@ export interface IssueFilters {
   status?: IssueStatus | 'all';
   /** The issue's most frequent outcome. */
   outcome?: Outcome;
+  /** `problem`, `request` or `success`; every kind when absent. */
+  kind?: IssueKind;
   tool_name?: string;
+  /** Text the title contains, ignoring case (at most 200 characters). */
+  q?: string;
   /**
    * `last_seen` (default), `first_seen` or `count`, descending; with `from`/`to`, `count` is
    * the reports in the range.
@@ -105,14 +112,16 @@ export interface Reader {
   ): AsyncGenerator<IssueSummary>;
   /** One issue with its outcome counts, sources, agent clients, daily counts and note. */
   getIssue(projectId: string, issueId: string): Promise<IssueDetailType>;
+  /** An issue's history: who changed what and when, newest first (the last 100). */
+  getIssueActivity(projectId: string, issueId: string): Promise<IssueActivityListType>;
   /**
    * Triage (the API key needs the `triage` scope, else a DebriefError `missing_scope`): set an
-   * issue's status and/or note (null clears it). Not retried: the caller decides.
+   * issue's status, note (null clears it) and/or title. Not retried: the caller decides.
    */
   updateIssue(
     projectId: string,
     issueId: string,
-    change: { status?: IssueStatus; note?: string | null },
+    change: { status?: IssueStatus; note?: string | null; title?: string },
   ): Promise<IssueDetailType>;
   /** Triage: merges the issue into `into`; answers the issue merged into. */
   mergeIssue(projectId: string, issueId: string, into: string): Promise<IssueDetailType>;
@@ -225,6 +234,11 @@ export function createReader(options: ReaderOptions): Reader {
     },
     getIssue: (projectId, issueId) =>
       get(`${project(projectId)}/issues/${encodeURIComponent(issueId)}`, IssueDetail),
+    getIssueActivity: (projectId, issueId) =>
+      get(
+        `${project(projectId)}/issues/${encodeURIComponent(issueId)}/activity`,
+        IssueActivityList,
+      ),
     updateIssue: (projectId, issueId, change) =>
       send(
         'PATCH',

@@ -62,6 +62,15 @@ describe('createReader: issues', () => {
       status: 'resolved',
       note: 'v2',
     });
+    expect((await triage.updateIssue(t.projectId, big, { title: 'Tokens expire' })).title).toBe(
+      'Tokens expire',
+    );
+    expect(
+      (await reader.listIssues(t.projectId, { q: 'TOKENS', kind: 'problem', status: 'all' }))
+        .issues,
+    ).toEqual([expect.objectContaining({ id: big })]);
+    const history = await reader.getIssueActivity(t.projectId, big);
+    expect(history.activity.map((entry) => entry.action)).toEqual(['renamed', 'note', 'status']);
     const moved = await triage.moveReport(t.projectId, ids[2]!, { issue_id: big });
     expect(moved).toMatchObject({ ok: true, issue_id: big, from_issue_id: small });
     const merged = await triage.moveReport(t.projectId, ids[2]!, { new_issue: true });

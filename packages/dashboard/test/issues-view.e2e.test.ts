@@ -168,6 +168,15 @@ describeBrowser('the issues view: the short list of true problems', { timeout: 1
 
   it('titles a German report whole, never cut inside its parenthesis', async () => {
     await send([{ outcome: 'failure', tool_name: 'dokumente_suchen', details: GERMAN_DETAILS }]);
+    // Its tool joins the tool filter's choices as it arrives.
+    await expect
+      .poll(
+        () => page.getByLabel('Tool').locator('option', { hasText: 'dokumente_suchen' }).count(),
+        {
+          timeout: STEP_MS,
+        },
+      )
+      .toBe(1);
     await page.getByLabel('Search titles').fill('Die Antwort');
     await expect.poll(() => rows().count(), { timeout: STEP_MS }).toBe(1);
     await expect(rows().first().locator('.issue-title').textContent()).resolves.toBe(

@@ -147,19 +147,24 @@ export const IssueDetail = IssueSummary.extend({
   sources: z.array(z.object({ source: z.string().nullable(), count: z.number().int() })),
   /** Reports per agent client (`metadata.client_name`), most first, at most 20. */
   clients: z.array(z.object({ client: z.string().nullable(), count: z.number().int() })),
-  /** Reports per model (`metadata.model`), most first, at most 20. */
-  models: z.array(z.object({ model: z.string().nullable(), count: z.number().int() })),
+  /**
+   * Reports per model (`metadata.model`), most first, at most 20. An empty list where a server
+   * predates it, so a newer client reads an older server.
+   */
+  models: z.array(z.object({ model: z.string().nullable(), count: z.number().int() })).default([]),
   /**
    * Reports per agent client and version (`metadata.client_name` and `metadata.client_version`),
    * most first, at most 20.
    */
-  client_versions: z.array(
-    z.object({
-      client: z.string().nullable(),
-      version: z.string().nullable(),
-      count: z.number().int(),
-    }),
-  ),
+  client_versions: z
+    .array(
+      z.object({
+        client: z.string().nullable(),
+        version: z.string().nullable(),
+        count: z.number().int(),
+      }),
+    )
+    .default([]),
   /** Reports per UTC day (`YYYY-MM-DD`) of the last 90 days that had any, oldest first. */
   daily: z.array(z.object({ day: z.string(), count: z.number().int() })),
   created_at: WireTimestamp,

@@ -1,8 +1,5 @@
 import { OUTCOMES, type Outcome } from '@debrief/protocol';
 import { type RefObject, useEffect, useId, useRef, useState } from 'react';
-import type { ToolsSummary } from '../api/console.types';
-import { useResource } from '../api/use-resource';
-import { useSession } from '../session-context';
 import { OUTCOME_LABELS } from '../ui/format';
 import { useDebounced } from '../ui/use-debounced';
 import { type IssueFilters, KIND_TABS, SORT_LABELS } from './issue-filters';
@@ -15,29 +12,23 @@ const SEARCH_DELAY_MS = 250;
  * about every issue of the project, the outcome and tool filters, and the order.
  */
 export function IssuesToolbar({
-  projectId,
+  tools,
   filters,
   ranged,
   searchRef,
   onChange,
 }: {
-  projectId: string;
+  /** The project's tool names (the filter's choices). */
+  tools: string[];
   filters: IssueFilters;
   ranged: boolean;
   searchRef: RefObject<HTMLInputElement | null>;
   onChange(change: Partial<IssueFilters>, options?: { replace?: boolean }): void;
 }) {
   const id = useId();
-  const { api } = useSession();
-  const toolsPath = `/v1/console/projects/${projectId}/tools?limit=100`;
-  const tools = useResource(toolsPath, () => api.get<ToolsSummary>(toolsPath));
+  // A tool named in the URL stays offered, whether or not the project has it.
   const toolNames = [
-    ...new Set([
-      ...(tools.data?.tools ?? [])
-        .map((tool) => tool.tool_name)
-        .filter((name): name is string => name !== null),
-      ...(filters.tool_name ? [filters.tool_name] : []),
-    ]),
+    ...new Set([...tools, ...(filters.tool_name ? [filters.tool_name] : [])]),
   ].sort((a, b) => a.localeCompare(b));
 
   const [search, setSearch] = useState(filters.q);

@@ -1,6 +1,6 @@
 import type { IssueList, IssueStatus, ReportList } from '@debrief/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ConsoleProject } from '../api/console.types';
+import type { ConsoleProject, ToolsSummary } from '../api/console.types';
 import { useAction } from '../api/use-action';
 import { useResource } from '../api/use-resource';
 import { DateRangeFields } from '../reports/date-range-fields';
@@ -59,11 +59,19 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
     api.get<ReportList>(`${base}/reports?limit=1`),
   );
 
-  // The header's "reports this month" moves with the reports, as on the Reports page.
+  // The tool filter's choices: the 100 busiest tools, as the Reports page offers them.
+  const toolsPath = `/v1/console/projects/${project.id}/tools?limit=100`;
+  const tools = useResource(toolsPath, () => api.get<ToolsSummary>(toolsPath));
+  const toolNames = (tools.data?.tools ?? [])
+    .map((tool) => tool.tool_name)
+    .filter((name): name is string => name !== null);
+  // The header's "reports this month" moves with the reports, as on the Reports page, and so
+  // do the tools a report may bring.
   const refresh = useCallback(() => {
     list.reload();
+    tools.reload();
     refreshSession();
-  }, [list.reload, refreshSession]);
+  }, [list.reload, tools.reload, refreshSession]);
   const scheduleRefresh = useThrottledRefresh(refresh, REFRESH);
   const status = useLiveReports(project.id, scheduleRefresh, list.reload, scheduleRefresh);
 
@@ -169,7 +177,7 @@ export function IssuesPage({ project }: { project: ConsoleProject }) {
         ))}
       </nav>
       <IssuesToolbar
-        projectId={project.id}
+        tools={toolNames}
         filters={filters}
         ranged={ranged}
         searchRef={searchRef}

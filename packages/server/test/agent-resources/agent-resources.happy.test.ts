@@ -46,6 +46,7 @@ describe('agent resources', () => {
         '/v1/dashboard/{projectId}/events',
         '/v1/dashboard/{projectId}/issues',
         '/v1/dashboard/{projectId}/issues/{issueId}',
+        '/v1/dashboard/{projectId}/issues/{issueId}/activity',
         '/v1/dashboard/{projectId}/issues/{issueId}/merge',
         '/v1/dashboard/{projectId}/issues/{issueId}/activity',
         '/v1/dashboard/{projectId}/reports/{reportId}/move',
