@@ -39,6 +39,6 @@ export function registerUnmergeIssue(app: FastifyInstance, ctx: AppContext): voi
     },
     auth: requireTriage,
     handler: ({ request, ctx, params, body }) =>
-      unmergeIssue(ctx, request.accountId, params.projectId, params.issueId, body),
+      unmergeIssue(ctx, request.accountId, params.projectId, params.issueId, body, request.actor),
   });
 }

@@ -18,6 +18,7 @@ import {
   setIssueOutcome,
   setIssueSignature,
 } from '../issue.repository.js';
+import { type IssueActor, recordIssueActivity } from '../issue-activity.repository.js';
 import { announceIssueChanges } from '../issue-announcements.js';
 import { dominantOutcome } from '../issue-counts.js';
 import { issueNotFound } from '../issue-read.service.js';
@@ -69,6 +70,7 @@ export async function unmergeIssue(
   projectId: string,
   issueId: string,
   body: z.output<typeof UnmergeIssueBody>,
+  actor: IssueActor,
 ): Promise<UnmergedIssue> {
   const project = await getOwnedProject(ctx, accountId, projectId);
   if (!ISSUE_ID.test(issueId)) throw issueNotFound();
@@ -101,6 +103,15 @@ export async function unmergeIssue(
         const ruleIds = JSON.parse(merge.rule_ids) as string[];
         await retargetRules(trx, project.id, target.id, merge.issue_id, ruleIds);
         back.push(merge.issue_id);
+        await recordIssueActivity(trx, {
+          projectId: project.id,
+          issueId: target.id,
+          action: 'unmerged',
+          actor,
+          from: merge.title,
+          relatedIssueId: merge.issue_id,
+          at: now,
+        });
       } else await deleteIssue(trx, merge.issue_id);
       // An "unsorted" issue stores no signature (null): nothing to take away then.
       const mergedSignature = parseSignature(merge.signature);
