@@ -25,6 +25,8 @@ import { weekToolsMigration } from './migrations/0016-week-tools.js';
 import { reportIssuesMigration } from './migrations/0017-report-issues.js';
 import { outcomeCountsMigration } from './migrations/0018-outcome-counts.js';
 import { groupingQueueMigration } from './migrations/0019-grouping-queue.js';
+import { notificationDestinationsMigration } from './migrations/0025-notification-destinations.js';
+import { notificationOutboxMigration } from './migrations/0026-notification-outbox.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -50,6 +52,8 @@ export function migrations(db: Database): Record<string, Migration> {
     '0017-report-issues': reportIssuesMigration(db.dialect),
     '0018-outcome-counts': outcomeCountsMigration(db.dialect),
     '0019-grouping-queue': groupingQueueMigration(db.dialect),
+    '0025-notification-destinations': notificationDestinationsMigration(),
+    '0026-notification-outbox': notificationOutboxMigration(),
   };
 }
 
