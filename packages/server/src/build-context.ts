@@ -10,6 +10,7 @@ import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { apiKeyCache } from './keys/key.service.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
+import { startDeliverer } from './notifications/index.js';
 import { ownedProjectCache } from './projects/project.service.js';
 import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
@@ -18,7 +19,8 @@ import { toWireReport } from './reports/report.service.js';
 import { createReportScreen } from './reports/screening/report-screen.js';
 import { createReportWriter } from './reports/write-path/index.js';
 import { sessionCache } from './sessions/session.service.js';
-import { groupingPortOf } from './wiring/grouping-seam.js';
+import { groupingPortOf, startGroupingThreadWithNotifications } from './wiring/grouping-seam.js';
+import { notifyIssueChanges } from './wiring/notification-seam.js';
 
 /**
  * Opens the database, brings its schema up to date, starts the realtime bus, the grouper and
@@ -65,8 +67,9 @@ export async function buildContext(
       log,
       thread:
         threaded && config.issueGrouping && database.sqlitePath !== ':memory:'
-          ? { url: config.databaseUrl }
+          ? { url: config.databaseUrl, start: startGroupingThreadWithNotifications }
           : null,
+      onChanges: notifyIssueChanges,
     });
     opened.push(() => grouper.stop());
     // Started (and waited for) here, so that a writer that cannot open the file stops start-up.
@@ -90,6 +93,16 @@ export async function buildContext(
     const ingestKeys = new IngestKeyCache(db);
     const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
     if (config.issueGrouping) grouper.start();
+    // Every instance delivers: the outbox's claims let each message go out from one at a time.
+    const notifications = await startDeliverer({
+      db,
+      dialect: database.dialect,
+      log,
+      publicUrl: config.publicUrl,
+      retryScheduleMs: config.notifications.retryScheduleMs,
+      allowPrivateDestinations: config.notifications.allowPrivateDestinations,
+    });
+    opened.push(() => notifications.stop());
     return {
       config,
       database,
@@ -101,6 +114,7 @@ export async function buildContext(
       passwords: createPasswordHasher(),
       reportScreen: createReportScreen(db, config, ingestKeys),
       grouper,
+      deliverer: notifications.deliverer,
       apiKeys: apiKeyCache(db),
       ownedProjects: ownedProjectCache(db),
       sessions: sessionCache(db),
@@ -109,6 +123,7 @@ export async function buildContext(
         // reports under way are stored (and announced) before the rest goes. Reports stored
         // after the grouper stopped are grouped by the next start.
         await grouper.stop();
+        await notifications.stop();
         await reportWriter.close();
         ingestGate.close();
         await throttles.close();

@@ -1,5 +1,10 @@
 import {
+  CreateDestinationBody,
   DETAILS_MAX_LENGTH,
+  Delivery,
+  DeliveryList,
+  Destination,
+  DestinationList,
   IssueDetail,
   IssueList,
   LABEL_MAX_LENGTH,
@@ -8,6 +13,7 @@ import {
   MergeIssueBody,
   MovedReport,
   MoveReportBody,
+  NotificationPayload,
   ProblemDetails,
   Project,
   ProjectList,
@@ -17,6 +23,7 @@ import {
   SubmitReportBody,
   SubmitReportResponse,
   TimeBoundParam,
+  UpdateDestinationBody,
   UpdateIssueBody,
 } from '@debrief/protocol';
 import { z } from 'zod';
@@ -118,12 +125,19 @@ const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   IssueList,
   IssueDetail,
   MovedReport,
+  Destination,
+  DestinationList,
+  Delivery,
+  DeliveryList,
+  NotificationPayload,
 };
 const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   SubmitReportBody,
   UpdateIssueBody,
   MergeIssueBody,
   MoveReportBody,
+  CreateDestinationBody,
+  UpdateDestinationBody,
 };
 
 const PROPERTY_DESCRIPTIONS: Record<string, Record<string, string>> = {
