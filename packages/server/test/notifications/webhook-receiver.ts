@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedWebhook {
+  /** The request's path. */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   json: any;
@@ -35,7 +37,7 @@ export async function startReceiver(): Promise<{
       try {
         json = JSON.parse(body);
       } catch {}
-      const entry = { headers: request.headers, body, json };
+      const entry = { path: request.url ?? '', headers: request.headers, body, json };
       received.push(entry);
       const reply = answer(entry, received.length - 1);
       if (reply.hang) {
