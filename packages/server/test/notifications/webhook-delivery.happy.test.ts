@@ -107,4 +107,59 @@ describe.each(DIALECTS)('webhook notifications on %s', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received).toHaveLength(2);
   });
+
+  it('rotating the secret: both secrets sign for a day; "send a test" answers its attempt', async () => {
+    const created = await call<Destination>(`${base()}/destinations`, {
+      headers: bearer(admin),
+      body: { type: 'webhook', url: `${receiver.url}?rotated`, events: ['issue.regressed'] },
+    });
+    const old = created.body.secret as string;
+    const rotated = await call<Destination>(`${base()}/destinations/${created.body.id}`, {
+      method: 'PATCH',
+      headers: bearer(admin),
+      body: { rotate_secret: true },
+    });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.secret as string;
+    expect(fresh).toMatch(/^whsec_/);
+    expect(fresh).not.toBe(old);
+    const before = receiver.received.length;
+    const test = await call(`${base()}/destinations/${created.body.id}/test`, {
+      headers: bearer(admin),
+      body: {},
+    });
+    expect(test.status).toBe(200);
+    expect(test.body).toMatchObject({ status: 'succeeded', response_status: 200, attempt: 1 });
+    const request = receiver.received[before]!;
+    expect(request.headers['webhook-id']).toBe(test.body.message_id);
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    verify(fresh, request);
+    verify(old, request);
+    expect(request.json).toMatchObject({ type: 'issue.regressed', data: { test: true } });
+  });
+
+  it('checks what each type needs', async () => {
+    const cases = [
+      { type: 'email', events: ['issue.created'] },
+      { type: 'webhook', events: ['issue.created'] },
+      { type: 'email', to: ['a@example.com'], url: receiver.url, events: ['issue.created'] },
+      { type: 'webhook', url: receiver.url, events: ['nope'] },
+    ];
+    for (const body of cases) {
+      const res = await call(`${base()}/destinations`, { headers: bearer(admin), body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    const paused = await call<Destination>(`${base()}/destinations`, {
+      headers: bearer(admin),
+      body: { type: 'email', to: ['dev@example.com'], events: ['issue.created'] },
+    });
+    expect(paused.status).toBe(201);
+    expect(paused.body.secret).toBeUndefined();
+    const res = await call<Destination>(`${base()}/destinations/${paused.body.id}`, {
+      method: 'PATCH',
+      headers: bearer(admin),
+      body: { paused: true },
+    });
+    expect(res.body.status).toBe('paused');
+  });
 });
