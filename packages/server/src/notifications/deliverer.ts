@@ -63,6 +63,8 @@ export class Deliverer {
   private wakeUp: (() => void) | null = null;
   private readonly intervalMs: number;
   private readonly leaseMs: number;
+  /** Attempts this deliverer made since it started (all outcomes). */
+  attempted = 0;
 
   constructor(private readonly deps: DelivererDeps) {
     this.intervalMs = deps.intervalMs ?? INTERVAL_MS;
@@ -146,6 +148,7 @@ export class Deliverer {
     message: ClaimedMessage,
     destination: DestinationRecord | null,
   ): Promise<void> {
+    this.attempted += 1;
     const started = new Date();
     let result: ChannelResult;
     const channel = destination ? this.deps.channels[destination.type] : undefined;

@@ -11,7 +11,13 @@ export interface ReceivedWebhook {
 }
 
 /** What the receiver answers a request with; `hang`: never answers (a timeout). */
-export type Answer = { status: number; headers?: Record<string, string>; hang?: boolean };
+export type Answer = {
+  status: number;
+  headers?: Record<string, string>;
+  hang?: boolean;
+  /** Answers after this long. */
+  delayMs?: number;
+};
 
 /**
  * A real webhook receiver on 127.0.0.1: records every request and answers with `answer`
@@ -44,8 +50,10 @@ export async function startReceiver(): Promise<{
         hanging.add(response);
         return;
       }
-      response.writeHead(reply.status, reply.headers ?? {});
-      response.end('ok');
+      setTimeout(() => {
+        response.writeHead(reply.status, reply.headers ?? {});
+        response.end('ok');
+      }, reply.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
