@@ -123,4 +123,38 @@ describe.each(DIALECTS)('webhook retries on %s', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(at(path)).toHaveLength(1);
   });
+
+  it('failing for a day pauses the destination (failing); resuming sends what waited', async () => {
+    const path = `/failing-${dialect}`;
+    const { t, admin, id } = await webhook(path);
+    let healthy = false;
+    receiver.setAnswer((request) =>
+      request.path === path && !healthy ? { status: 500 } : { status: 200 },
+    );
+    // Its failures began a day ago: the next failure pauses it.
+    await server.ctx.db
+      .updateTable('notification_destinations')
+      .set({ failing_since: Date.now() - 25 * 3_600_000 })
+      .where('id', '=', id)
+      .execute();
+    await produce(t);
+    const destination = () =>
+      call(`${server.url}/v1/dashboard/${t.projectId}/destinations/${id}`, {
+        headers: bearer(admin),
+      });
+    await expect.poll(async () => (await destination()).body.status).toBe('failing');
+    expect((await destination()).body.last_error).toMatch(/500/);
+    const failedAttempts = at(path).length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(at(path)).toHaveLength(failedAttempts);
+    healthy = true;
+    const resumed = await call(`${server.url}/v1/dashboard/${t.projectId}/destinations/${id}`, {
+      method: 'PATCH',
+      headers: bearer(admin),
+      body: { paused: false },
+    });
+    expect(resumed.body.status).toBe('active');
+    await receiver.waitFor(() => at(path).length > failedAttempts);
+    expect(new Set(at(path).map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
 });
