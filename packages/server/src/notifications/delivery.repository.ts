@@ -62,6 +62,15 @@ export async function claimDueMessages(
   dialect: Dialect,
   { now, lease, limit, ids }: { now: number; lease: number; limit: number; ids?: string[] },
 ): Promise<ClaimedMessage[]> {
+  // A read first, outside a transaction: nearly every round finds nothing due.
+  const due = await db
+    .selectFrom('notification_messages')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  if (!due) return [];
   return db.transaction().execute(async (trx) => {
     let query = trx
       .selectFrom('notification_messages')
@@ -211,17 +220,21 @@ export async function listDeliveries(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  const pending: Delivery[] = waiting.map((row) => ({
-    id: row.id.replace(/^msg_/, ''),
-    message_id: row.id,
-    type: row.type as NotificationType,
-    attempt: 1,
-    status: 'pending',
-    response_status: null,
-    error: null,
-    created_at: wire(row.created_at) as string,
-    next_attempt_at: wire(row.next_attempt_at),
-  }));
+  // Read apart: a message whose first attempt was written between the two reads shows as that.
+  const attempted = new Set(attempts.map((row) => row.message_id));
+  const pending: Delivery[] = waiting
+    .filter((row) => !attempted.has(row.id))
+    .map((row) => ({
+      id: row.id.replace(/^msg_/, ''),
+      message_id: row.id,
+      type: row.type as NotificationType,
+      attempt: 1,
+      status: 'pending',
+      response_status: null,
+      error: null,
+      created_at: wire(row.created_at) as string,
+      next_attempt_at: wire(row.next_attempt_at),
+    }));
   const done: Delivery[] = attempts.map((row) => ({
     id: row.id,
     message_id: row.message_id,

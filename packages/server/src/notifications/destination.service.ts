@@ -16,7 +16,6 @@ import { ApiError } from '../errors/api-error.js';
 import { newId } from '../ids.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import { DAY_MS } from '../time/utc-time.js';
-import type { Deliverer } from './deliverer.js';
 import {
   findAttemptOf,
   insertMessages,
@@ -228,7 +227,7 @@ export async function listDestinationDeliveries(
  * the destination's filter or pause. Answers the attempt, as the delivery log shows it.
  */
 export async function sendTestMessage(
-  ctx: Ctx & { deliverer: Pick<Deliverer, 'sendNow'> },
+  ctx: Ctx & Pick<AppContext, 'deliverer'>,
   accountId: string,
   projectId: string,
   id: string,
@@ -244,6 +243,7 @@ export async function sendTestMessage(
     data: { test: true },
   };
   const subject = await readSubject(ctx.db, entry);
+  if (!subject) throw new ApiError('not_found', 'The project of this destination is gone.');
   const now = Date.now();
   const messageId = newMessageId(now);
   await insertMessages(ctx.db, [
@@ -252,7 +252,7 @@ export async function sendTestMessage(
       destinationId: record.id,
       projectId: record.projectId,
       type: eventType,
-      payload: buildPayload(ctx.config.publicUrl, entry, subject!, record, new Date(now)),
+      payload: buildPayload(ctx.config.publicUrl, entry, subject, record, new Date(now)),
       maxAttempts: 1,
       now,
     },

@@ -29,6 +29,9 @@ export async function fanOut(
     now = Date.now(),
   }: { publicUrl: string; maxAttempts: number; now?: number },
 ): Promise<number> {
+  // A read first, outside a transaction: nearly every round finds the outbox empty.
+  const any = await db.selectFrom('notification_outbox').select('id').limit(1).executeTakeFirst();
+  if (!any) return 0;
   return db.transaction().execute(async (trx) => {
     const rows = await takeOutboxRows(trx, dialect, FAN_OUT_BATCH);
     if (rows.length === 0) return 0;

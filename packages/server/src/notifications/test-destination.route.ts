@@ -43,12 +43,6 @@ export function registerTestDestination(app: FastifyInstance, ctx: AppContext): 
     },
     auth: requireAdmin,
     handler: ({ request, ctx, params, body }) =>
-      sendTestMessage(
-        { ...ctx, deliverer: ctx.deliverer },
-        request.accountId,
-        params.projectId,
-        params.destinationId,
-        body.type,
-      ),
+      sendTestMessage(ctx, request.accountId, params.projectId, params.destinationId, body.type),
   });
 }
