@@ -74,7 +74,12 @@ export class Deliverer {
   async start(): Promise<void> {
     if (this.loop) return;
     // One process per SQLite file: the leases in it are a killed predecessor's.
-    if (this.deps.dialect === 'sqlite') await clearLeases(this.deps.db);
+    if (this.deps.dialect === 'sqlite') {
+      // Not a reason to refuse to start: the leases then run out by themselves.
+      await clearLeases(this.deps.db).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, 'could not free the claims of notifications at start'),
+      );
+    }
     this.stopping = false;
     this.loop = this.run().finally(() => {
       this.loop = null;
