@@ -17,7 +17,12 @@ describe.each(DIALECTS)('webhook notifications on %s', (dialect) => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { ALLOW_PRIVATE_DESTINATIONS: 'true' });
+    // Grouping in its thread, as `debrief serve` runs it: the outbox hook reaches it there.
+    server = await startTestServer(
+      dialect,
+      { ALLOW_PRIVATE_DESTINATIONS: 'true' },
+      { groupingThread: true },
+    );
     t = await server.tenant();
     admin = (await createApiKey(server.ctx.db, t.accountId, 'admin', ['read', 'triage', 'admin']))
       .key;
