@@ -9,6 +9,7 @@ import {
   claimDueMessages,
   clearLeases,
   failPendingMessages,
+  pruneDeliveries,
   recordAttempt,
 } from './delivery.repository.js';
 import {
@@ -46,6 +47,9 @@ const CLAIM_BATCH = 20;
 const MAX_BACKOFF_MS = 30_000;
 /** Failing deliveries for this long pause the destination (`failing`). */
 const FAILING_AFTER_MS = DAY_MS;
+/** How long the delivery log keeps finished messages and attempts, and how often it forgets. */
+const KEEP_LOG_MS = 30 * DAY_MS;
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 /**
  * The background deliverer: turns outbox events into messages (fan-out.ts), claims the due ones
@@ -65,6 +69,7 @@ export class Deliverer {
   private readonly leaseMs: number;
   /** Attempts this deliverer made since it started (all outcomes). */
   attempted = 0;
+  private prunedAt = 0;
 
   constructor(private readonly deps: DelivererDeps) {
     this.intervalMs = deps.intervalMs ?? INTERVAL_MS;
@@ -103,6 +108,10 @@ export class Deliverer {
 
   /** One round: fans out what waits in the outbox, then sends the due messages. How many sent. */
   async runOnce(now = Date.now()): Promise<number> {
+    if (now - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = now;
+      await pruneDeliveries(this.deps.db, now - KEEP_LOG_MS);
+    }
     const maxAttempts = this.deps.retryScheduleMs.length + 1;
     while (
       (await fanOut(this.deps.db, this.deps.dialect, {

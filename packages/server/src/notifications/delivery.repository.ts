@@ -192,6 +192,16 @@ export async function clearLeases(db: Kysely<DB>): Promise<void> {
     .execute();
 }
 
+/** Forgets finished messages and attempts older than `before`: the log keeps a bounded past. */
+export async function pruneDeliveries(db: Kysely<DB>, before: number): Promise<void> {
+  await db.deleteFrom('notification_attempts').where('created_at', '<', before).execute();
+  await db
+    .deleteFrom('notification_messages')
+    .where('status', '<>', 'pending')
+    .where('updated_at', '<', before)
+    .execute();
+}
+
 const wire = (ms: number | string | null) =>
   ms === null ? null : formatWireTimestamp(new Date(Number(ms)));
 
