@@ -1,5 +1,7 @@
 import type { IssueChangeHook } from '../issues/issue-announcements.js';
-import { enqueueNotifications } from '../notifications/index.js';
+// The producer side only, not notifications/index.ts: the writer and grouping threads load this,
+// and need none of the deliverer's HTTP client and signing.
+import { enqueueNotifications } from '../notifications/outbox.repository.js';
 
 /**
  * The grouping pipeline's issue-change socket (issues/issue-announcements.ts) served by the
