@@ -135,7 +135,7 @@ export interface Bootstrapped {
  */
 export async function bootstrapCli(
   env: Record<string, string>,
-  options: { email: string; project: string; build?: CliBuild },
+  options: { email: string; project: string; build?: CliBuild; scopes?: string },
 ): Promise<Bootstrapped> {
   const result = await runCli(
     [
@@ -146,6 +146,7 @@ export async function bootstrapCli(
       'correct horse battery staple',
       '--project',
       options.project,
+      ...(options.scopes ? ['--scopes', options.scopes] : []),
       '--json',
     ],
     env,

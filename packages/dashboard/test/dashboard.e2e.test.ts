@@ -281,6 +281,22 @@ describeBrowser('dashboard in a browser', { timeout: 60_000 }, () => {
     expect(res.status).toBe(404);
   });
 
+  it('creates an API key with the admin scope when asked, which manages destinations', async () => {
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Key name').fill('e2e admin');
+    await page.getByLabel('Can also manage project settings').check();
+    const shown = page.getByTestId('new-api-key');
+    const before = (await shown.count()) > 0 ? await shown.inputValue() : null;
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByRole('rowheader', { name: /e2e admin · admin/ }).waitFor();
+    await expect.poll(() => shown.inputValue(), { timeout: 5000 }).not.toBe(before);
+    const key = await shown.inputValue();
+    const res = await fetch(`${server.url}/v1/dashboard/${projectId}/destinations`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+  });
+
   it('rotates the ingest key after a confirmation, and the old key gets 401', async () => {
     await page.goto(`${server.url}/projects/${projectId}/keys`);
     const old = await page.getByTestId('ingest-key').inputValue();

@@ -29,9 +29,10 @@ export const Id32 = z.string().regex(/^[0-9a-f]{32}$/, {
 
 /**
  * Scopes of an API key. `read`: every GET of the read API. `triage`: also the writes to issues
- * and reports (status, note, merge, move). A key is `read` unless created with more.
+ * and reports (status, note, merge, move). `admin`: a project's settings (its notification
+ * destinations). A key is `read` unless created with more.
  */
-export const API_KEY_SCOPES = ['read', 'triage'] as const;
+export const API_KEY_SCOPES = ['read', 'triage', 'admin'] as const;
 export const ApiKeyScope = z.enum(API_KEY_SCOPES, {
   error: (i) => `must be one of ${API_KEY_SCOPES.join(', ')} (received ${describeValue(i.input)})`,
 });

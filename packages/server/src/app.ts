@@ -54,6 +54,13 @@ import { registerUpdateGroupingRule } from './issues/rules/update-grouping-rule.
 import { registerGetSimilarIssues } from './issues/similar/get-similar-issues.route.js';
 import { registerRejectSimilar } from './issues/similar/reject-similar.route.js';
 import { registerUpdateIssue } from './issues/update-issue.route.js';
+import { registerCreateDestination } from './notifications/create-destination.route.js';
+import { registerDeleteDestination } from './notifications/delete-destination.route.js';
+import { registerGetDestination } from './notifications/get-destination.route.js';
+import { registerListDeliveries } from './notifications/list-deliveries.route.js';
+import { registerListDestinations } from './notifications/list-destinations.route.js';
+import { registerTestDestination } from './notifications/test-destination.route.js';
+import { registerUpdateDestination } from './notifications/update-destination.route.js';
 import { registerListProjects } from './projects/list-projects.route.js';
 import { registerReportEvents } from './realtime/report-events.route.js';
 import { StreamHub } from './realtime/stream-hub.js';
@@ -173,6 +180,13 @@ export async function createApp(
   registerUpdateGroupingRule(app, ctx);
   registerDeleteGroupingRule(app, ctx);
   registerMoveReport(app, ctx);
+  registerListDestinations(app, ctx);
+  registerCreateDestination(app, ctx);
+  registerGetDestination(app, ctx);
+  registerUpdateDestination(app, ctx);
+  registerDeleteDestination(app, ctx);
+  registerTestDestination(app, ctx);
+  registerListDeliveries(app, ctx);
   registerSkill(app, ctx);
   registerOpenApi(app, ctx);
   registerDocs(app, ctx);

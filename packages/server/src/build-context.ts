@@ -11,6 +11,7 @@ import { apiKeyCache } from './keys/key.service.js';
 import { ForwardingSecrets } from './limits/forwarding/forwarding-secrets.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
+import { startDeliverer } from './notifications/index.js';
 import { ownedProjectCache } from './projects/project.service.js';
 import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
@@ -19,7 +20,8 @@ import { toWireReport } from './reports/report.service.js';
 import { createReportScreen } from './reports/screening/report-screen.js';
 import { createReportWriter } from './reports/write-path/index.js';
 import { sessionCache } from './sessions/session.service.js';
-import { groupingPortOf } from './wiring/grouping-seam.js';
+import { groupingPortOf, startGroupingThreadWithNotifications } from './wiring/grouping-seam.js';
+import { notifyIssueChanges } from './wiring/notification-seam.js';
 
 /**
  * Opens the database, brings its schema up to date, starts the realtime bus, the grouper and
@@ -66,8 +68,9 @@ export async function buildContext(
       log,
       thread:
         threaded && config.issueGrouping && database.sqlitePath !== ':memory:'
-          ? { url: config.databaseUrl }
+          ? { url: config.databaseUrl, start: startGroupingThreadWithNotifications }
           : null,
+      onChanges: notifyIssueChanges,
     });
     opened.push(() => grouper.stop());
     // Started (and waited for) here, so that a writer that cannot open the file stops start-up.
@@ -97,6 +100,16 @@ export async function buildContext(
       forwardingSecrets,
     );
     if (config.issueGrouping) grouper.start();
+    // Every instance delivers: the outbox's claims let each message go out from one at a time.
+    const notifications = await startDeliverer({
+      db,
+      dialect: database.dialect,
+      log,
+      publicUrl: config.publicUrl,
+      retryScheduleMs: config.notifications.retryScheduleMs,
+      allowPrivateDestinations: config.notifications.allowPrivateDestinations,
+    });
+    opened.push(() => notifications.stop());
     return {
       config,
       database,
@@ -109,6 +122,7 @@ export async function buildContext(
       passwords: createPasswordHasher(),
       reportScreen: createReportScreen(db, config, ingestKeys),
       grouper,
+      deliverer: notifications.deliverer,
       apiKeys: apiKeyCache(db),
       ownedProjects: ownedProjectCache(db),
       sessions: sessionCache(db),
@@ -117,6 +131,7 @@ export async function buildContext(
         // reports under way are stored (and announced) before the rest goes. Reports stored
         // after the grouper stopped are grouped by the next start.
         await grouper.stop();
+        await notifications.stop();
         await reportWriter.close();
         ingestGate.close();
         await throttles.close();

@@ -1,5 +1,11 @@
 import { parseArgs } from 'node:util';
-import { Email, INVITATION_MAX_HOURS } from '@debrief/protocol';
+import {
+  API_KEY_SCOPES,
+  type ApiKeyScope,
+  ApiKeyScope as ApiKeyScopeSchema,
+  Email,
+  INVITATION_MAX_HOURS,
+} from '@debrief/protocol';
 import { ensureAccount, setMonthlyQuota } from './accounts/account.service.js';
 import { type Config, ConfigError, loadConfig, settingsUsage } from './config.js';
 import { CopyError, copyDatabase } from './db/copy-database.js';
@@ -18,9 +24,10 @@ const usage = () => `Usage: debrief <command> [options]
 Commands:
   serve                                   Run the service (API, dashboard, realtime).
   migrate                                 Bring the database schema up to date and exit.
-  bootstrap --email E --password P --project NAME [--json]
+  bootstrap --email E --password P --project NAME [--scopes read,triage,admin] [--json]
                                           Create the account if absent, a project with its
-                                          ingest key, and a new API key.
+                                          ingest key, and a new API key (read only unless
+                                          --scopes asks for more).
   account set-quota --email E --monthly N|unlimited|default
                                           Set an account's monthly report quota.
   invite [--email E] [--expires 7d|48h] [--json]
@@ -72,6 +79,22 @@ async function withDatabase<T>(
   }
 }
 
+/** `--scopes read,triage,admin`: the new API key's scopes (`read` is implied). */
+function parseScopeList(text: string | undefined): ApiKeyScope[] {
+  const words = (text ?? 'read')
+    .split(',')
+    .map((word) => word.trim())
+    .filter(Boolean);
+  for (const word of words) {
+    if (!ApiKeyScopeSchema.safeParse(word).success) {
+      throw new UsageError(
+        `--scopes takes a comma-separated list of ${API_KEY_SCOPES.join(', ')} (received ${JSON.stringify(word)})`,
+      );
+    }
+  }
+  return words as ApiKeyScope[];
+}
+
 function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value.trim() === '')
@@ -102,16 +125,18 @@ async function bootstrap(config: Config, args: string[], io: CliIo): Promise<voi
       email: { type: 'string' },
       password: { type: 'string' },
       project: { type: 'string' },
+      scopes: { type: 'string', default: 'read' },
       json: { type: 'boolean', default: false },
     },
   });
   const email = required(values, 'email');
   const password = required(values, 'password');
   const projectName = required(values, 'project');
+  const scopes = parseScopeList(values.scopes);
   const result = await withDatabase(config, io, async ({ kysely }) => {
     const account = await ensureAccount(kysely, { email, password });
     const { project, ingestKey } = await createProject(kysely, account.id, projectName.trim());
-    const apiKey = await createApiKey(kysely, account.id, `bootstrap ${project.name}`);
+    const apiKey = await createApiKey(kysely, account.id, `bootstrap ${project.name}`, scopes);
     return { account, project, ingestKey, apiKey: apiKey.key };
   });
   if (values.json) {

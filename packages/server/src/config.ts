@@ -32,6 +32,35 @@ function labelCap() {
     .default(1000);
 }
 
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const DURATION_MS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/** Comma-separated durations (`5s,5m,2h`): the waits between a notification's attempts. */
+function retrySchedule(fallback: string) {
+  const error = 'must be comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d)';
+  return z
+    .string()
+    .default(fallback)
+    .transform((value, context) => {
+      const waits: number[] = [];
+      for (const part of value.split(',').map((word) => word.trim())) {
+        const match = DURATION.exec(part);
+        if (!match) {
+          context.addIssue({ code: 'custom', message: error });
+          return z.NEVER;
+        }
+        waits.push(Number(match[1]) * (DURATION_MS[match[2] as string] as number));
+      }
+      return waits;
+    });
+}
+
 /**
  * Every setting, written once: its parsing, its default and its description (the CLI's usage
  * lists them; a test checks the README's configuration table against them). Empty variables
@@ -135,6 +164,15 @@ export const Env = z.object({
     .enum(['on', 'off'], { error: 'must be "on" or "off"' })
     .default('on')
     .describe('Whether this instance groups reports into issues'),
+  NOTIFY_RETRY_SCHEDULE: retrySchedule('5s,5m,30m,2h,5h,10h,14h,20h,24h').describe(
+    "Waits between a notification's attempts after the first (each with up to 10 % jitter); then it has failed",
+  ),
+  ALLOW_PRIVATE_DESTINATIONS: z
+    .enum(['true', 'false'], { error: 'must be "true" or "false"' })
+    .default('false')
+    .describe(
+      'true: notification destinations may be private, loopback or link-local addresses (a receiver on this network)',
+    ),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info')
@@ -217,6 +255,10 @@ function toConfig(e: z.output<typeof Env>) {
     sqliteReaders: e.SQLITE_READERS,
     postgresReadConnections: e.POSTGRES_READ_CONNECTIONS,
     issueGrouping: e.ISSUE_GROUPING === 'on',
+    notifications: {
+      retryScheduleMs: e.NOTIFY_RETRY_SCHEDULE as readonly number[],
+      allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS === 'true',
+    },
     readTimeoutMs: e.READ_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

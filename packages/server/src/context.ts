@@ -8,6 +8,7 @@ import type { ApiKeys } from './keys/key.service.js';
 import type { ForwardingSecrets } from './limits/forwarding/forwarding-secrets.js';
 import type { IngestGate } from './limits/ingest-gate.js';
 import type { ThrottleLog } from './limits/throttle-log.js';
+import type { Deliverer } from './notifications/index.js';
 import type { OwnedProjects } from './projects/project.service.js';
 import type { EventBus } from './realtime/event-bus.js';
 import type { ReportScreen } from './reports/screening/report-screen.js';
@@ -36,6 +37,8 @@ export interface AppContext {
   reportScreen: ReportScreen;
   /** Places reports in issues in the background (issues/pipeline/grouper.ts); started with the context. */
   grouper: Grouper;
+  /** Sends the notifications' outbox (notifications/deliverer.ts); started with the context. */
+  deliverer: Deliverer;
   /** The secret API keys as read requests check them, kept a few seconds (keys/key.service.ts). */
   apiKeys: ApiKeys;
   /** Which account owns which project, kept a few seconds (projects/project.service.ts). */

@@ -30,6 +30,7 @@ export function ApiKeysSection() {
   const keys = useResource('api-keys', () => api.get<ApiKeySummary[]>('/v1/console/api-keys'));
   const [name, setName] = useState('');
   const [triage, setTriage] = useState(false);
+  const [admin, setAdmin] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKeySummary | null>(null);
   const creating = useAction();
@@ -41,11 +42,12 @@ export function ApiKeysSection() {
     void creating.run(async () => {
       const key = await api.post<CreatedApiKey>('/v1/console/api-keys', {
         name: name.trim(),
-        scopes: triage ? ['read', 'triage'] : ['read'],
+        scopes: ['read', ...(triage ? ['triage'] : []), ...(admin ? ['admin'] : [])],
       });
       setCreated(key);
       setName('');
       setTriage(false);
+      setAdmin(false);
       keys.reload();
     });
   }
@@ -92,6 +94,15 @@ export function ApiKeysSection() {
             onChange={(event) => setTriage(event.target.checked)}
           />{' '}
           Can also triage issues
+        </label>
+        <label className="checkbox-row">
+          <input
+            type="checkbox"
+            name="api-key-admin"
+            checked={admin}
+            onChange={(event) => setAdmin(event.target.checked)}
+          />{' '}
+          Can also manage project settings (notification destinations)
         </label>
         <button type="submit" className="button button-primary" disabled={busy || !name.trim()}>
           Create API key
@@ -144,6 +155,12 @@ export function ApiKeysSection() {
                       <span className="muted small" title="Can resolve, ignore, merge and move">
                         {' '}
                         · triage
+                      </span>
+                    )}
+                    {key.scopes?.includes('admin') && (
+                      <span className="muted small" title="Can manage notification destinations">
+                        {' '}
+                        · admin
                       </span>
                     )}
                   </th>

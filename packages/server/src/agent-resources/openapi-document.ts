@@ -151,6 +151,10 @@ export function buildOpenApiDocument(
       { name: 'Reports', description: 'Submitting reports (agents).' },
       { name: 'Read', description: 'Reading reports (developers).' },
       { name: 'Issues', description: 'Reports grouped into the problems behind them; triage.' },
+      {
+        name: 'Notifications',
+        description: 'Webhook, Slack and email destinations of a project (admin scope).',
+      },
       { name: 'Realtime', description: 'Live report stream.' },
       { name: 'Agent resources', description: 'Documents published for agents.' },
       { name: 'Health', description: 'Probes.' },
@@ -166,7 +170,7 @@ export function buildOpenApiDocument(
           scheme: 'bearer',
           bearerFormat: 'wk_sk_…',
           description:
-            'Secret API key, `Authorization: Bearer wk_sk_…` (created in the dashboard or with `debrief bootstrap`, shown once). Reads data: never embed it in agents, skills or client code. Scopes: `read` (every key) and `triage` (writes to issues and reports), chosen when the key is created.',
+            'Secret API key, `Authorization: Bearer wk_sk_…` (created in the dashboard or with `debrief bootstrap`, shown once). Reads data: never embed it in agents, skills or client code. Scopes: `read` (every key), `triage` (writes to issues and reports) and `admin` (project settings: notification destinations), chosen when the key is created.',
         },
         DashboardSession: {
           type: 'apiKey',

@@ -40,6 +40,32 @@ export const TRIAGE_SECURITY: Record<string, string[]>[] = [
   { DashboardSession: [] },
 ];
 
+export const ADMIN_SECURITY: Record<string, string[]>[] = [
+  { ApiKey: ['admin'] },
+  { DashboardSession: [] },
+];
+export const ADMIN_NOTE =
+  ' Needs the dashboard session (with its `x-csrf-token` on writes), or an API key created with the `admin` scope (a `read` or `triage` key gets 403 `missing_scope`).';
+
+export const EXAMPLE_DESTINATION_ID = '019a8f3e2a4c7b1d8e0f2a4c6e8a0b2d';
+export const EXAMPLE_DESTINATION = {
+  id: EXAMPLE_DESTINATION_ID,
+  project_id: EXAMPLE_PROJECT_ID,
+  type: 'webhook',
+  name: 'On-call receiver',
+  url: 'https://hooks.example.com/debrief',
+  to: null,
+  events: ['issue.created', 'issue.regressed'],
+  filter: { outcome: 'failure' },
+  spike: { min_reports: 10, factor: 5 },
+  digest_hour: null,
+  metadata_keys: ['client_name'],
+  status: 'active',
+  created_at: '2026-11-21T14:30:00Z',
+  last_delivery_at: null,
+  last_error: null,
+};
+
 export const PROJECT_ID_DESCRIPTION =
   'Id of one of your projects (32 lowercase hex characters), from GET /v1/projects.';
 export const ISSUE_ID_DESCRIPTION = 'Id of an issue of the project (32 lowercase hex characters).';

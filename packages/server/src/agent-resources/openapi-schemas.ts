@@ -1,7 +1,12 @@
 import {
+  CreateDestinationBody,
   CreateGroupingRuleBody,
   DETAILS_MAX_LENGTH,
   DeletedGroupingRule,
+  Delivery,
+  DeliveryList,
+  Destination,
+  DestinationList,
   GroupingRule,
   GroupingRuleList,
   IssueActivityList,
@@ -14,6 +19,7 @@ import {
   MergeIssueBody,
   MovedReport,
   MoveReportBody,
+  NotificationPayload,
   ProblemDetails,
   Project,
   ProjectList,
@@ -29,6 +35,7 @@ import {
   ToolRates,
   UnmergedIssue,
   UnmergeIssueBody,
+  UpdateDestinationBody,
   UpdateGroupingRuleBody,
   UpdateIssueBody,
   UsageBody,
@@ -143,6 +150,11 @@ const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   DeletedGroupingRule,
   UsageResponse,
   ToolRates,
+  Destination,
+  DestinationList,
+  Delivery,
+  DeliveryList,
+  NotificationPayload,
 };
 const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   SubmitReportBody,
@@ -154,6 +166,8 @@ const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   CreateGroupingRuleBody,
   UpdateGroupingRuleBody,
   UsageBody,
+  CreateDestinationBody,
+  UpdateDestinationBody,
 };
 
 const PROPERTY_DESCRIPTIONS: Record<string, Record<string, string>> = {

@@ -72,6 +72,11 @@ export const TABLE_PLAN: readonly TablePlan[] = [
     into: 'grouping_queue',
     columns: { id: 'id', created_at: 'created_at', report_ids: { sql: singleReportIdsSql('id') } },
   },
+  // Destinations after their projects; the outbox, messages and log name them by id only.
+  { table: 'notification_destinations', action: 'copy' },
+  { table: 'notification_outbox', action: 'copy' },
+  { table: 'notification_messages', action: 'copy' },
+  { table: 'notification_attempts', action: 'copy' },
   {
     table: 'sessions',
     action: 'skip',

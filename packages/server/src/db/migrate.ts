@@ -29,6 +29,8 @@ import { groupingRulesMigration } from './migrations/0020-grouping-rules.js';
 import { issueMergesMigration } from './migrations/0021-issue-merges.js';
 import { similarRejectionsMigration } from './migrations/0022-similar-rejections.js';
 import { issueActivityMigration } from './migrations/0023-issue-activity.js';
+import { notificationDestinationsMigration } from './migrations/0025-notification-destinations.js';
+import { notificationOutboxMigration } from './migrations/0026-notification-outbox.js';
 import { toolUsageMigration } from './migrations/0030-tool-usage.js';
 import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets.js';
 
@@ -62,6 +64,8 @@ export function migrations(db: Database): Record<string, Migration> {
     '0023-issue-activity': issueActivityMigration(db.dialect),
     '0030-tool-usage': toolUsageMigration(db.dialect),
     '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
+    '0025-notification-destinations': notificationDestinationsMigration(),
+    '0026-notification-outbox': notificationOutboxMigration(),
   };
 }
 

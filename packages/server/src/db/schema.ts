@@ -427,6 +427,81 @@ export interface DB {
   tool_usage_hours: ToolUsageHoursTable;
   tool_usage_days: ToolUsageDaysTable;
   forwarding_secrets: ForwardingSecretsTable;
+  notification_destinations: NotificationDestinationsTable;
+  notification_outbox: NotificationOutboxTable;
+  notification_messages: NotificationMessagesTable;
+  notification_attempts: NotificationAttemptsTable;
+}
+
+/** Epoch milliseconds; pg returns bigint as text, so read through Number(). */
+type EpochMs = ColumnType<number | string, number, number>;
+
+/** A project's notification destination (migration 0025); JSON text in the list columns. */
+export interface NotificationDestinationsTable {
+  id: string;
+  project_id: string;
+  type: string;
+  name: string | null;
+  url: string | null;
+  to_addresses: string | null;
+  events: string;
+  filter: string;
+  spike: string;
+  digest_hour: number | null;
+  metadata_keys: string;
+  status: string;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_until: EpochMs | null;
+  failing_since: EpochMs | null;
+  last_delivery_at: EpochMs | null;
+  last_error: string | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+/** An event written by its producer, not yet turned into messages (migration 0026). */
+export interface NotificationOutboxTable {
+  id: string;
+  project_id: string;
+  type: string;
+  issue_id: string | null;
+  report_id: string | null;
+  data: string | null;
+  destination_id: string | null;
+  created_at: EpochMs;
+}
+
+/** One notification to one destination; `id` is its `webhook-id` (migration 0026). */
+export interface NotificationMessagesTable {
+  id: string;
+  destination_id: string;
+  project_id: string;
+  type: string;
+  payload: string;
+  /** pending | succeeded | failed */
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: EpochMs | null;
+  lease_until: EpochMs | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+/** One attempt of a message: the delivery log (migration 0026). */
+export interface NotificationAttemptsTable {
+  id: string;
+  message_id: string;
+  destination_id: string;
+  type: string;
+  attempt: number;
+  /** succeeded | failed */
+  status: string;
+  response_status: number | null;
+  error: string | null;
+  next_attempt_at: EpochMs | null;
+  created_at: EpochMs;
 }
 
 export function toDate(value: Date | string): Date {

@@ -12,6 +12,8 @@ export interface IssueChangeAnnouncement {
   change: IssueEvent['change'];
   /** A merge: the issue it went into. */
   into?: string;
+  /** Created or regressed: the report that opened or reopened it. */
+  reportId?: string;
 }
 
 /**
@@ -45,9 +47,9 @@ export async function announceIssueChanges(
  * The socket for what else an issue change sets off. Notifications plug in here: a hook of
  * this type, called with the changes inside the transaction that made them (the grouper's batch,
  * a triage action), writes an outbox row per change, so that the change and its notification
- * commit together; after commit, announceIssueChanges tells the live dashboards as it does today,
- * and a deliverer sends the outbox. The agent loop reads the same changes. Nothing implements it
- * yet.
+ * commit together; after commit, announceIssueChanges tells the live dashboards, and a deliverer
+ * sends the outbox. The grouping pipeline calls it (createGrouper's `onChanges`, the SQLite writer
+ * thread's arrival grouper); src/wiring/ gives it the notifications' one.
  */
 export type IssueChangeHook = (
   trx: Kysely<DB>,

@@ -37,6 +37,8 @@ export interface DestinationTarget {
   name: string | null;
   url: string | null;
   to: readonly string[] | null;
+  /** A webhook's signing secrets: the current one first, then one still valid after a rotation. */
+  secrets?: readonly string[];
 }
 
 /** How one attempt ended; the deliverer turns it into a retry, a pause or the end. */

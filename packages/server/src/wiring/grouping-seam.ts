@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Grouper } from '../issues/pipeline/index.js';
+import type { Grouper, StartGroupingThread } from '../issues/pipeline/index.js';
 import type { GroupingPort } from '../reports/write-path/index.js';
 import { startWorker } from '../start-worker.js';
 
@@ -17,3 +17,7 @@ export function groupingPortOf(grouper: Grouper, log: FastifyBaseLogger): Groupi
     startWriterThread: (data) => startWorker(import.meta.url, 'grouping-writer-worker', data),
   };
 }
+
+/** The grouping thread's start, through the entry that gives it the notifications' hook. */
+export const startGroupingThreadWithNotifications: StartGroupingThread = (data) =>
+  startWorker(import.meta.url, 'grouping-thread-worker', data);

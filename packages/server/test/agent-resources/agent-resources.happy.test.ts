@@ -56,6 +56,10 @@ describe('agent resources', () => {
         '/v1/dashboard/{projectId}/issues/{issueId}/unmerge',
         '/v1/dashboard/{projectId}/grouping-rules',
         '/v1/dashboard/{projectId}/grouping-rules/{ruleId}',
+        '/v1/dashboard/{projectId}/destinations',
+        '/v1/dashboard/{projectId}/destinations/{destinationId}',
+        '/v1/dashboard/{projectId}/destinations/{destinationId}/test',
+        '/v1/dashboard/{projectId}/destinations/{destinationId}/deliveries',
         '/healthz',
         '/readyz',
         '/skill.md',
@@ -139,7 +143,10 @@ describe('agent resources', () => {
     ]) {
       expect(html).toContain(`id="${id}"`);
     }
-    expect(html).not.toMatch(/<script|<link|https?:\/\/(?!debrief\.example\.test)[a-z]/i);
+    // Example hosts (RFC 2606 example.com, in request examples) are not links out.
+    expect(html).not.toMatch(
+      /<script|<link|https?:\/\/(?!debrief\.example\.test|[a-z.]*example\.com\/)[a-z]/i,
+    );
     expect(problemType(PUBLIC_URL, 'validation_failed')).toBe(
       `${PUBLIC_URL}/docs#error-validation_failed`,
     );

@@ -229,6 +229,8 @@ describe('debrief CLI configuration and start-up errors', () => {
   it('prints usage', async () => {
     const res = await runCli(['--help'], {});
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain('bootstrap --email E --password P --project NAME [--json]');
+    expect(res.stdout).toContain(
+      'bootstrap --email E --password P --project NAME [--scopes read,triage,admin] [--json]',
+    );
   });
 });

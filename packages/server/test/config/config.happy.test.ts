@@ -25,6 +25,13 @@ describe('configuration', () => {
       postgresReadConnections: 2,
       readTimeoutMs: 10_000,
       issueGrouping: true,
+      notifications: {
+        retryScheduleMs: [
+          5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000,
+          86_400_000,
+        ],
+        allowPrivateDestinations: false,
+      },
       logLevel: 'info',
       trustProxy: false,
       http: {

@@ -97,7 +97,7 @@ describe.each(DIALECTS)('issue triage authorisation on %s', (dialect) => {
       'triage',
     ]);
     const bad = await browser.call('/v1/console/api-keys', {
-      body: { name: 'x', scopes: ['admin'] },
+      body: { name: 'x', scopes: ['owner'] },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe('scopes.0');

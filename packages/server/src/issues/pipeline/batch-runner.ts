@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import type { IssueChangeHook } from '../issue-announcements.js';
 import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
 import { anyReportWaiting, type WaitingScan } from './grouping-queue.js';
 import { PoolCache } from './pool-cache.js';
@@ -33,7 +34,10 @@ const FULL_SCAN_MS = 30_000;
 export function inProcessBatches(
   db: Kysely<DB>,
   dialect: Dialect,
-  { fullScanMs = FULL_SCAN_MS }: { fullScanMs?: number } = {},
+  {
+    fullScanMs = FULL_SCAN_MS,
+    onChanges,
+  }: { fullScanMs?: number; onChanges?: IssueChangeHook | undefined } = {},
 ): BatchRunner {
   const cache = new PoolCache();
   const known = new KnownInputs();
@@ -57,7 +61,7 @@ export function inProcessBatches(
         const result = await db
           .transaction()
           .execute((trx) =>
-            groupBatch(trx, dialect, limit, now, DEFAULT_ENGINE, cache, scan, known),
+            groupBatch(trx, dialect, limit, now, DEFAULT_ENGINE, cache, scan, known, onChanges),
           );
         cache.committed();
         whole = result.grouped >= limit;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { ArrivalGrouper, Arrivals } from '../../reports/write-path/index.js';
+import type { IssueChangeHook } from '../issue-announcements.js';
 import {
   type Change,
   DEFAULT_ENGINE,
@@ -71,6 +72,7 @@ export async function groupBatch(
   cache?: PoolCache,
   scan: WaitingScan = 'all',
   known?: KnownInputs,
+  onChanges?: IssueChangeHook,
 ): Promise<BatchResult> {
   const none: BatchResult = { grouped: 0, changes: [], lastStoredAt: null };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false, tune: true });
@@ -84,7 +86,7 @@ export async function groupBatch(
     return none;
   }
   const grouped = await groupReports(trx, reports, version, now, engine, cache);
-  await writeGrouped(trx, dialect, grouped, now);
+  await writeGrouped(trx, dialect, grouped, now, onChanges);
   await placeWaitingReports(trx, dialect, grouped.members, reports, take);
   return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
 }
@@ -100,8 +102,11 @@ async function writeGrouped(
   dialect: Dialect,
   grouped: Grouped,
   now: Date,
+  onChanges?: IssueChangeHook,
 ): Promise<void> {
   await insertIssues(trx, grouped.created);
+  // What else the new and reopened issues set off (an outbox row each), in this transaction.
+  if (onChanges && grouped.changes.length > 0) await onChanges(trx, grouped.changes);
   await updateGroupedIssues(trx, dialect, grouped.updates, now);
   const last = grouped.members[grouped.members.length - 1] as { reportId: string };
   await advanceGroupingProgress(
@@ -119,7 +124,11 @@ async function writeGrouped(
  * grouping in its commit costs ingest far more). The candidates a transaction read are kept for the
  * next one if it commits (pool-cache.ts).
  */
-export function createArrivalGrouper(db: Kysely<DB>, dialect: Dialect): ArrivalGrouper {
+export function createArrivalGrouper(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  onChanges?: IssueChangeHook,
+): ArrivalGrouper {
   const cache = new PoolCache();
   return {
     async transaction(body) {
@@ -127,7 +136,9 @@ export function createArrivalGrouper(db: Kysely<DB>, dialect: Dialect): ArrivalG
         const result = await db
           .transaction()
           .execute((trx) =>
-            body(trx, (reports) => groupArrivals(trx, dialect, reports, new Date(), cache)),
+            body(trx, (reports) =>
+              groupArrivals(trx, dialect, reports, new Date(), cache, onChanges),
+            ),
           );
         cache.committed();
         return result;
@@ -151,12 +162,13 @@ async function groupArrivals(
   reports: readonly ReportToGroup[],
   now: Date,
   cache?: PoolCache,
+  onChanges?: IssueChangeHook,
 ): Promise<Arrivals | null> {
   if (reports.length === 0) return { placements: [], changes: [] };
   const progress = await lockGroupingProgress(trx, dialect, { wait: false });
   if (!progress || (await anyReportWaiting(trx, dialect, 'all'))) return null;
   const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, reports, version, now, DEFAULT_ENGINE, cache);
-  await writeGrouped(trx, dialect, grouped, now);
+  await writeGrouped(trx, dialect, grouped, now, onChanges);
   return { placements: grouped.members, changes: grouped.changes };
 }

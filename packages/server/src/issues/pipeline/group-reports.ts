@@ -188,7 +188,12 @@ export async function groupReports(
         // A new report on a resolved issue reopens it; an ignored one stays quiet.
         issue.status = 'open';
         issue.regressedAt = iso(report.created_at);
-        changes.push({ projectId: issue.projectId, issueId: issue.id, change: 'regressed' });
+        changes.push({
+          projectId: issue.projectId,
+          issueId: issue.id,
+          change: 'regressed',
+          reportId: report.id,
+        });
       }
     }
     members.push(addReport(issue, report, reason));
@@ -381,7 +386,12 @@ function openIssue(
     firstSeen,
     now: now.toISOString(),
   });
-  changes.push({ projectId: report.project_id, issueId: id, change: 'created' });
+  changes.push({
+    projectId: report.project_id,
+    issueId: id,
+    change: 'created',
+    reportId: report.id,
+  });
   const issue: WorkingIssue = {
     id,
     projectId: report.project_id,

@@ -4,7 +4,7 @@ import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { ReportSubmission, SubmissionOutcome } from '../../reports/write-path/index.js';
-import { announceIssueChanges } from '../issue-announcements.js';
+import { announceIssueChanges, type IssueChangeHook } from '../issue-announcements.js';
 import { type BatchRunner, inProcessBatches } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
 import { type StoredBatch, storedBatchOf } from './stored-inputs.js';
@@ -40,6 +40,8 @@ export interface GrouperDeps {
    * default, on `db` in this thread (SQLite `:memory:`, tests).
    */
   batches?: BatchRunner;
+  /** Called with a batch's new and reopened issues in its transaction (in-process batches). */
+  onChanges?: IssueChangeHook;
 }
 
 /**
@@ -112,7 +114,8 @@ export class Grouper {
   ) {
     this.batchSize = options.batchSize ?? BATCH_SIZE[deps.dialect];
     this.intervalMs = options.intervalMs ?? INTERVAL_MS[deps.dialect];
-    this.batches = deps.batches ?? inProcessBatches(deps.db, deps.dialect);
+    this.batches =
+      deps.batches ?? inProcessBatches(deps.db, deps.dialect, { onChanges: deps.onChanges });
   }
 
   get running(): boolean {

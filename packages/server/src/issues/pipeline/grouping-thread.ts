@@ -21,6 +21,9 @@ export interface GroupingThreadData {
   url: string;
 }
 
+/** Starts the thread's entry: by default grouping-thread-entry.ts; src/wiring/ gives its own. */
+export type StartGroupingThread = (data: GroupingThreadData) => Worker;
+
 interface Waiting {
   resolve(result: BatchResult): void;
   reject(error: unknown): void;
@@ -38,6 +41,7 @@ interface Waiting {
  */
 export function startGroupingThread(
   data: GroupingThreadData,
+  start: StartGroupingThread = (d) => startWorker(import.meta.url, 'grouping-thread-entry', d),
 ): BatchRunner & { ready(): Promise<void> } {
   let worker: Worker | null = null;
   let ready: Promise<void> = Promise.resolve();
@@ -46,7 +50,7 @@ export function startGroupingThread(
   const waitingOn = new WeakMap<Worker, Map<number, Waiting>>();
 
   function spawn(): Worker {
-    const thread = startWorker(import.meta.url, 'grouping-worker', data);
+    const thread = start(data);
     const waiting = new Map<number, Waiting>();
     waitingOn.set(thread, waiting);
     let started = () => {};

@@ -3,8 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/event-bus.js';
+import type { IssueChangeHook } from '../issue-announcements.js';
 import { Grouper, type GrouperOptions } from './grouper.js';
-import { startGroupingThread } from './grouping-thread.js';
+import { type StartGroupingThread, startGroupingThread } from './grouping-thread.js';
 
 /**
  * The grouping pipeline: what feeds the engine (issues/grouping/) the stored reports and writes
@@ -23,6 +24,8 @@ export { createArrivalGrouper } from './group-batch.js';
 export { Grouper, type GrouperOptions } from './grouper.js';
 /** The progress row's lock and the version triage takes and bumps (triage.service.ts). */
 export { bumpIssuesVersion, insertIssue, lockGroupingProgress } from './grouping.repository.js';
+export type { GroupingThreadData, StartGroupingThread } from './grouping-thread.js';
+export { runGroupingThread } from './grouping-worker.js';
 
 export interface CreateGrouperDeps {
   db: Kysely<DB>;
@@ -34,7 +37,9 @@ export interface CreateGrouperDeps {
    * (the server); null runs them on `db` (SQLite `:memory:`, which a second connection cannot
    * open, and the test harness's in-process servers).
    */
-  thread: { url: string } | null;
+  thread: { url: string; start?: StartGroupingThread } | null;
+  /** Called with each batch's new and reopened issues, in its transaction (the outbox). */
+  onChanges?: IssueChangeHook;
   options?: GrouperOptions;
 }
 
@@ -49,12 +54,16 @@ export async function createGrouper({
   bus,
   log,
   thread,
+  onChanges,
   options,
 }: CreateGrouperDeps): Promise<Grouper> {
-  const batches = thread ? startGroupingThread(thread) : null;
+  const batches = thread ? startGroupingThread({ url: thread.url }, thread.start) : null;
   // Ready before the first request, so the first reports do not wait for it to start.
   await batches?.ready().catch((error: unknown) => {
     log.warn({ err: error }, 'the grouping thread could not start; grouping retries');
   });
-  return new Grouper({ db, dialect, bus, log, batches: batches ?? undefined }, options);
+  return new Grouper(
+    { db, dialect, bus, log, batches: batches ?? undefined, ...(onChanges ? { onChanges } : {}) },
+    options,
+  );
 }

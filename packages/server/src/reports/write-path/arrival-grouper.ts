@@ -22,6 +22,8 @@ export interface IssueChange {
   projectId: string;
   issueId: string;
   change: 'created' | 'regressed';
+  /** The report that opened or reopened it. */
+  reportId?: string;
 }
 
 /** Where each arriving report goes (in the order given), and the issues to announce after commit. */

@@ -1,0 +1,31 @@
+import type { IssueChangeHook } from '../issues/issue-announcements.js';
+// The producer side only, not notifications/index.ts: the writer and grouping threads load this,
+// and need none of the deliverer's HTTP client and signing.
+import { enqueueNotifications } from '../notifications/outbox.repository.js';
+
+/**
+ * The grouping pipeline's issue-change socket (issues/issue-announcements.ts) served by the
+ * notifications' outbox: an issue a grouping batch created or reopened becomes one outbox row
+ * (`issue.created`, `issue.regressed`), in the batch's transaction. Given to the grouper in the
+ * server's context, to its thread (grouping-thread-worker.ts) and to the SQLite writer thread
+ * (grouping-writer-worker.ts).
+ */
+export const notifyIssueChanges: IssueChangeHook = (trx, changes) =>
+  enqueueNotifications(
+    trx,
+    changes.flatMap((change) =>
+      change.change === 'created' || change.change === 'regressed'
+        ? [
+            {
+              projectId: change.projectId,
+              type:
+                change.change === 'created'
+                  ? ('issue.created' as const)
+                  : ('issue.regressed' as const),
+              issueId: change.issueId,
+              ...(change.reportId ? { reportId: change.reportId } : {}),
+            },
+          ]
+        : [],
+    ),
+  );

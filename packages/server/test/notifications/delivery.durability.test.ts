@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bootstrapCli,
+  type CliServer,
+  startCliServer,
+} from '../../../../test/harness/cli-process.js';
+import { createTestDatabase, type TestDatabase } from '../../../../test/harness/databases.js';
+import { bearer, call } from '../support/http.js';
+import { startReceiver } from './webhook-receiver.js';
+
+/**
+ * `kill -9` of the server while its deliveries wait for the receiver loses none: after the
+ * restart every notification arrives again with its `webhook-id`, so after de-duplication each
+ * event arrives exactly once. SQLite only: there one process holds the file, so a restart
+ * frees the killed process's claims at once; on PostgreSQL they run out after their lease
+ * (60 s), which the two-instance test's claims stand for.
+ */
+describe('notification delivery across kill -9 (sqlite)', () => {
+  let database: TestDatabase;
+  let server: CliServer | null = null;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await server?.kill('SIGKILL');
+    await receiver.close();
+    await database.drop();
+  });
+
+  it('delivers every event once after de-duplication by webhook-id', async () => {
+    const env = {
+      DATABASE_URL: database.url,
+      FREE_TIER_MONTHLY_REPORTS: 'unlimited',
+      ALLOW_PRIVATE_DESTINATIONS: 'true',
+      NOTIFY_RETRY_SCHEDULE: '1s,1s,1s,1s,1s',
+    };
+    const tenant = await bootstrapCli(env, {
+      email: 'notify@example.test',
+      project: 'Notify',
+      scopes: 'read,admin',
+    });
+    // Every request hangs until the kill: the deliveries are under way when it comes.
+    receiver.setAnswer(() => ({ status: 200, hang: true }));
+    server = await startCliServer(env);
+    const created = await call(`${server.url}/v1/dashboard/${tenant.project.id}/destinations`, {
+      headers: bearer(tenant.api_key),
+      body: { type: 'webhook', url: receiver.url, events: ['issue.created'] },
+    });
+    expect(created.status).toBe(201);
+    const EVENTS = 6;
+    for (let i = 0; i < EVENTS; i += 1) {
+      const res = await call(`${server.url}/v1/reports`, {
+        body: {
+          ingest_key: tenant.ingest_key,
+          outcome: 'failure',
+          tool_name: `tool_${i}`,
+          details: `tool ${i} failed to open the file`,
+        },
+      });
+      expect(res.status).toBe(201);
+    }
+    await receiver.waitFor((r) => r.length >= EVENTS, 30_000);
+    const killed = await server.kill('SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    const before = receiver.received.length;
+    const idsBefore = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
+
+    receiver.setAnswer(() => ({ status: 200 }));
+    server = await startCliServer(env);
+    await receiver.waitFor(
+      (r) => new Set(r.slice(before).map((x) => String(x.headers['webhook-id']))).size >= EVENTS,
+      30_000,
+    );
+    const after = receiver.received.slice(before);
+    // The same notifications, each with its webhook-id, and each issue once.
+    expect(new Set(after.map((r) => String(r.headers['webhook-id'])))).toEqual(idsBefore);
+    const issues = new Map<string, string>();
+    for (const request of receiver.received) {
+      issues.set(String(request.headers['webhook-id']), request.json.data.issue.id);
+    }
+    expect(new Set(issues.values()).size).toBe(EVENTS);
+    await server.kill('SIGTERM');
+    server = null;
+  }, 120_000);
+});
