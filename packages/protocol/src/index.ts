@@ -6,6 +6,7 @@ export * from './issue.schema.js';
 export * from './issues.js';
 export * from './keys.js';
 export * from './limits.schema.js';
+export * from './mute.schema.js';
 export * from './outcomes.js';
 export * from './project.schema.js';
 export * from './query.schema.js';

@@ -43,7 +43,8 @@ function successResponse(response: SuccessResponse, components: ComponentSchemas
   return {
     description: response.description,
     ...(response.headers ? { headers: response.headers } : {}),
-    content,
+    // A 204 has no body: no content at all rather than an empty map.
+    ...(Object.keys(content).length > 0 ? { content } : {}),
   };
 }
 
@@ -152,6 +153,10 @@ export function buildOpenApiDocument(
       { name: 'Read', description: 'Reading reports (developers).' },
       { name: 'Issues', description: 'Reports grouped into the problems behind them; triage.' },
       { name: 'Realtime', description: 'Live report stream.' },
+      {
+        name: 'Notifications',
+        description: 'Destinations (webhook, Slack, email), their deliveries, and muting an issue.',
+      },
       { name: 'Agent resources', description: 'Documents published for agents.' },
       { name: 'Health', description: 'Probes.' },
     ],

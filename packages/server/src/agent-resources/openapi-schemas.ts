@@ -1,4 +1,5 @@
 import {
+  CreateMuteBody,
   DETAILS_MAX_LENGTH,
   IssueDetail,
   IssueList,
@@ -8,6 +9,8 @@ import {
   MergeIssueBody,
   MovedReport,
   MoveReportBody,
+  Mute,
+  MuteList,
   ProblemDetails,
   Project,
   ProjectList,
@@ -118,12 +121,15 @@ const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   IssueList,
   IssueDetail,
   MovedReport,
+  Mute,
+  MuteList,
 };
 const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   SubmitReportBody,
   UpdateIssueBody,
   MergeIssueBody,
   MoveReportBody,
+  CreateMuteBody,
 };
 
 const PROPERTY_DESCRIPTIONS: Record<string, Record<string, string>> = {

@@ -10,7 +10,8 @@ import {
   sendReportBatches,
 } from '../../src/notifications/producers/index.js';
 import { openTenantDatabase, seedReport } from '../support/seed.js';
-import { minutesAgo, producerDeps, seedIssue } from './producer-fixtures.js';
+import { minutesAgo, seedIssue } from '../support/seed-issue.js';
+import { producerDeps } from './producer-fixtures.js';
 
 const HOUR = 3_600_000;
 
