@@ -41,6 +41,7 @@ import { registerListIssues } from './issues/list-issues.route.js';
 import { registerMergeIssue } from './issues/merge-issue.route.js';
 import { registerMoveReport } from './issues/move-report.route.js';
 import { registerUpdateIssue } from './issues/update-issue.route.js';
+import { registerUnsubscribe } from './notifications/email/unsubscribe.route.js';
 import { registerCreateMute } from './notifications/mutes/create-mute.route.js';
 import { registerDeleteMute } from './notifications/mutes/delete-mute.route.js';
 import { registerListMutes } from './notifications/mutes/list-mutes.route.js';
@@ -152,6 +153,7 @@ export async function createApp(
   registerListMutes(app, ctx);
   registerCreateMute(app, ctx);
   registerDeleteMute(app, ctx);
+  registerUnsubscribe(app, ctx);
   registerSkill(app, ctx);
   registerOpenApi(app, ctx);
   registerDocs(app, ctx);
