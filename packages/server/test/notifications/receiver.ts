@@ -36,12 +36,14 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /** A plain fetch-based poster, standing in for the deliverer's guarded one. */
-export async function fetchPoster(url: string, body: unknown): Promise<ChannelResult> {
+export const fetchPoster = { postJson: fetchPost };
+
+async function fetchPost(url: string, body: string): Promise<ChannelResult> {
   try {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body,
       redirect: 'manual',
     });
     await response.text();

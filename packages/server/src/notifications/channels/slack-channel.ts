@@ -3,10 +3,13 @@ import type { Channel, ChannelResult } from '../notification-port.js';
 import { summarizeNotification, truncate } from './notification-summary.js';
 
 /**
- * Posts a JSON body to a URL and says how it went. The deliverer passes its guarded poster (SSRF
- * guard, timeouts, bounded response); the Slack channel does not reach the network itself.
+ * Posts a JSON text to a URL and says how it went: the deliverer's guarded poster (SSRF guard,
+ * timeouts, bounded response) has this shape and is passed in; the channel never reaches the
+ * network itself.
  */
-export type PostJson = (url: string, body: unknown) => Promise<ChannelResult>;
+export interface JsonPoster {
+  postJson(url: string, body: string, headers?: Record<string, string>): Promise<ChannelResult>;
+}
 
 /**
  * Slack reads `&`, `<` and `>` as markup (`<!channel>` pings a whole channel, `<url|text>` is a
@@ -75,9 +78,9 @@ export function formatSlackMessage(payload: NotificationPayload): Record<string,
 }
 
 /** The Slack channel: one Block Kit message per notification to the destination's webhook URL. */
-export function slackChannel(post: PostJson): Channel {
+export function slackChannel(poster: JsonPoster): Channel {
   return async (target, message) => {
     if (!target.url) return { ok: false, error: 'This Slack destination has no webhook URL.' };
-    return post(target.url, formatSlackMessage(message.payload));
+    return poster.postJson(target.url, JSON.stringify(formatSlackMessage(message.payload)));
   };
 }

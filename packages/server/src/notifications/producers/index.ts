@@ -7,6 +7,7 @@ import { checkSpikes } from './spike-check.js';
 import type { ProducerDeps } from './subscribers.js';
 
 export { digestOf } from './daily-digest.js';
+export { findSubscribers } from './destination-subscribers.repository.js';
 export type { FindSubscribers, ProducerDeps, SubscribedDestination } from './subscribers.js';
 export { announceThrottleEpisodes } from './throttle-episodes.js';
 export { checkQuotas, checkSpikes, sendDailyDigests, sendReportBatches };

@@ -79,7 +79,6 @@ async function sendBatch(
         projectId: destination.projectId,
         type: 'report.created',
         reportId: first[0]?.id,
-        issueId: first[0]?.issue_id ?? undefined,
         destinationId: destination.id,
         data: {
           count,
