@@ -8,6 +8,7 @@ import { IssuePage } from './issues/issue.page';
 import { IssuesPage } from './issues/issues.page';
 import { ApiKeysPage } from './keys/api-keys.page';
 import { ProjectKeysPage } from './keys/project-keys.page';
+import { NotificationsPage } from './notifications/notifications.page';
 import { ProjectLayout } from './projects/project-layout';
 import { ProjectsPage } from './projects/projects.page';
 import { ReportsPage } from './reports/reports.page';
@@ -138,7 +139,7 @@ function Routes({ path }: { path: string }) {
   if (path === '/invitations') return <InvitationsPage />;
   // A project's front page is its Issues view; the flat reports list is one tab away.
   const match =
-    /^\/projects\/([0-9a-f]{32})(?:\/(reports|integrate|keys|issues\/([0-9a-f]{32})))?\/?$/.exec(
+    /^\/projects\/([0-9a-f]{32})(?:\/(reports|integrate|keys|notifications|issues\/([0-9a-f]{32})))?\/?$/.exec(
       path,
     );
   if (match) {
@@ -153,6 +154,8 @@ function Routes({ path }: { path: string }) {
             <IntegratePage project={project} />
           ) : tab === 'keys' ? (
             <ProjectKeysPage project={project} />
+          ) : tab === 'notifications' ? (
+            <NotificationsPage project={project} />
           ) : tab === 'reports' ? (
             <ReportsPage project={project} />
           ) : issueId ? (

@@ -11,6 +11,7 @@ const TABS = [
   { id: 'reports', label: 'Reports', suffix: '/reports' },
   { id: 'integrate', label: 'Integrate', suffix: '/integrate' },
   { id: 'keys', label: 'Keys', suffix: '/keys' },
+  { id: 'notifications', label: 'Notifications', suffix: '/notifications' },
 ] as const;
 
 /** The project's title and tabs around each project page. */
