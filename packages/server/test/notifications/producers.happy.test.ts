@@ -8,6 +8,7 @@ import {
   checkSpikes,
   sendDailyDigests,
   sendReportBatches,
+  startNotificationProducers,
 } from '../../src/notifications/producers/index.js';
 import { openTenantDatabase, seedReport } from '../support/seed.js';
 import { minutesAgo, seedIssue } from '../support/seed-issue.js';
@@ -234,5 +235,33 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
     ]);
     expect(data.outcome_rates).toMatchObject({ failure: 0.5, success: 0.5 });
     expect(await sendDailyDigests(p.deps, new Date(today.getTime() + 31 * HOUR))).toBe(1);
+    await p.take();
+  });
+
+  it('runs the passes on their own schedule and stops cleanly', async () => {
+    const t = await tenant();
+    const p = producerDeps(opened.db);
+    p.subscribe('report.created', t.projectId);
+    const start = Date.now();
+    // A clock that moves a minute per pass, so each pass may send.
+    let pass = 0;
+    const producers = startNotificationProducers(p.deps, {
+      freeTierMonthlyReports: null,
+      log: { warn: () => {} },
+      minuteMs: 60_000,
+      reportPassMs: 20,
+      now: () => new Date(start + pass++ * 60_000),
+    });
+    await seedReport(opened.db, t.projectId, {
+      outcome: 'failure',
+      at: new Date(start + 1000).toISOString(),
+    });
+    let entries: Awaited<ReturnType<typeof p.take>> = [];
+    for (let i = 0; i < 200 && entries.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      entries = await p.take();
+    }
+    await producers.close();
+    expect(entries.map((e) => [e.type, e.data?.count])).toEqual([['report.created', 1]]);
   });
 });
