@@ -79,7 +79,7 @@ describeBrowser('the Notifications page', { timeout: 120_000 }, () => {
     await page.getByText('No destinations yet.').waitFor();
     await page.getByRole('button', { name: 'Add a destination' }).click();
     await page.getByLabel('Webhook URL').fill(receiverUrl);
-    await page.getByLabel('Name').fill('CI receiver');
+    await page.getByLabel('Name', { exact: true }).fill('CI receiver');
     await page.getByLabel(/Spiking issue/).check();
     await page.getByLabel('N (reports in the hour)').fill('3');
     await page.getByRole('button', { name: 'Add destination' }).click();
@@ -111,7 +111,7 @@ describeBrowser('the Notifications page', { timeout: 120_000 }, () => {
       .waitFor();
 
     await row().getByRole('button', { name: 'Edit' }).click();
-    await row().getByLabel('Name').fill('Renamed receiver');
+    await row().getByLabel('Name', { exact: true }).fill('Renamed receiver');
     await row().getByRole('button', { name: 'Save destination' }).click();
     await page.getByText('Renamed receiver').waitFor();
 
