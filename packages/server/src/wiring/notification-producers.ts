@@ -6,6 +6,10 @@ import type { DB } from '../db/schema.js';
 import type { ThrottledRow } from '../limits/limits.repository.js';
 import { type JsonPoster, slackChannel } from '../notifications/channels/slack-channel.js';
 import { createSmtpTransport, emailChannel } from '../notifications/email/email-channel.js';
+import {
+  type FailingDestination,
+  failingDestinationMailer,
+} from '../notifications/email/failing-destination-mail.js';
 import { skipMuted } from '../notifications/mutes/mute-check.js';
 import type { Channel, EnqueueNotifications } from '../notifications/notification-port.js';
 import {
@@ -64,4 +68,30 @@ export function notificationChannels(
   return Object.fromEntries(
     Object.entries(channels).map(([type, channel]) => [type, skipMuted(db, channel)]),
   );
+}
+
+/**
+ * The deliverer's `onFailing` when SMTP_URL is set: the project's owner gets an email when a
+ * destination is paused after a day of failures (the log line stays). Undefined without SMTP.
+ */
+export function failingDestinationNotice(
+  db: Kysely<DB>,
+  config: Pick<Config, 'publicUrl' | 'smtp'>,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): ((destination: FailingDestination) => void) | undefined {
+  if (!config.smtp) return undefined;
+  const mail = failingDestinationMailer({
+    db,
+    transport: createSmtpTransport(config.smtp.url),
+    from: config.smtp.from,
+    publicUrl: config.publicUrl,
+    log,
+  });
+  return (destination) => {
+    log.warn(
+      { destination: destination.id, project: destination.projectId },
+      'a notification destination failed for a day and is paused',
+    );
+    void mail(destination);
+  };
 }
