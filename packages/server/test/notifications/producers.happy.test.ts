@@ -243,6 +243,11 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
     const p = producerDeps(opened.db);
     p.subscribe('report.created', t.projectId);
     const start = Date.now();
+    // Stored before the first pass, which places the cursor 10 s before `start`.
+    await seedReport(opened.db, t.projectId, {
+      outcome: 'failure',
+      at: new Date(start + 1000).toISOString(),
+    });
     // A clock that moves a minute per pass, so each pass may send.
     let pass = 0;
     const producers = startNotificationProducers(p.deps, {
@@ -252,12 +257,8 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
       reportPassMs: 20,
       now: () => new Date(start + pass++ * 60_000),
     });
-    await seedReport(opened.db, t.projectId, {
-      outcome: 'failure',
-      at: new Date(start + 1000).toISOString(),
-    });
     let entries: Awaited<ReturnType<typeof p.take>> = [];
-    for (let i = 0; i < 200 && entries.length === 0; i++) {
+    for (let i = 0; i < 1000 && entries.length === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       entries = await p.take();
     }
