@@ -9,6 +9,7 @@ import { IssuePage } from './issues/issue.page';
 import { IssuesPage } from './issues/issues.page';
 import { ApiKeysPage } from './keys/api-keys.page';
 import { ProjectKeysPage } from './keys/project-keys.page';
+import { NotificationsPage } from './notifications/notifications.page';
 import { ProjectLayout } from './projects/project-layout';
 import { ProjectsPage } from './projects/projects.page';
 import { ReportsPage } from './reports/reports.page';
@@ -143,7 +144,7 @@ function Routes({ path }: { path: string }) {
   if (path === '/invitations') return <InvitationsPage />;
   // A project's front page is its Issues view; the flat reports list is one tab away.
   const match =
-    /^\/projects\/([0-9a-f]{32})(?:\/(reports|integrate|keys|rules|issues\/([0-9a-f]{32})))?\/?$/.exec(
+    /^\/projects\/([0-9a-f]{32})(?:\/(reports|integrate|keys|rules|notifications|issues\/([0-9a-f]{32})))?\/?$/.exec(
       path,
     );
   if (match) {
@@ -160,6 +161,8 @@ function Routes({ path }: { path: string }) {
             <ProjectKeysPage project={project} />
           ) : tab === 'rules' ? (
             <GroupingRulesPage project={project} />
+          ) : tab === 'notifications' ? (
+            <NotificationsPage project={project} />
           ) : tab === 'reports' ? (
             <ReportsPage project={project} />
           ) : issueId ? (

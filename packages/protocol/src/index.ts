@@ -11,6 +11,7 @@ export * from './issue-activity.schema.js';
 export * from './issues.js';
 export * from './keys.js';
 export * from './limits.schema.js';
+export * from './mute.schema.js';
 export * from './outcomes.js';
 export * from './project.schema.js';
 export * from './query.schema.js';

@@ -61,6 +61,10 @@ import { registerListDeliveries } from './notifications/list-deliveries.route.js
 import { registerListDestinations } from './notifications/list-destinations.route.js';
 import { registerTestDestination } from './notifications/test-destination.route.js';
 import { registerUpdateDestination } from './notifications/update-destination.route.js';
+import { registerUnsubscribe } from './notifications/email/unsubscribe.route.js';
+import { registerCreateMute } from './notifications/mutes/create-mute.route.js';
+import { registerDeleteMute } from './notifications/mutes/delete-mute.route.js';
+import { registerListMutes } from './notifications/mutes/list-mutes.route.js';
 import { registerListProjects } from './projects/list-projects.route.js';
 import { registerReportEvents } from './realtime/report-events.route.js';
 import { StreamHub } from './realtime/stream-hub.js';
@@ -187,6 +191,10 @@ export async function createApp(
   registerDeleteDestination(app, ctx);
   registerTestDestination(app, ctx);
   registerListDeliveries(app, ctx);
+  registerListMutes(app, ctx);
+  registerCreateMute(app, ctx);
+  registerDeleteMute(app, ctx);
+  registerUnsubscribe(app, ctx);
   registerSkill(app, ctx);
   registerOpenApi(app, ctx);
   registerDocs(app, ctx);

@@ -11,7 +11,8 @@ import { apiKeyCache } from './keys/key.service.js';
 import { ForwardingSecrets } from './limits/forwarding/forwarding-secrets.js';
 import { IngestGate } from './limits/ingest-gate.js';
 import { ThrottleLog } from './limits/throttle-log.js';
-import { startDeliverer } from './notifications/index.js';
+import { enqueueNotifications, startDeliverer } from './notifications/index.js';
+import { webhookChannel } from './notifications/webhook-channel.js';
 import { ownedProjectCache } from './projects/project.service.js';
 import { LocalEventBus } from './realtime/event-bus.js';
 import { PgEventBus } from './realtime/pg-event-bus.js';
@@ -21,6 +22,11 @@ import { createReportScreen } from './reports/screening/report-screen.js';
 import { createReportWriter } from './reports/write-path/index.js';
 import { sessionCache } from './sessions/session.service.js';
 import { groupingPortOf, startGroupingThreadWithNotifications } from './wiring/grouping-seam.js';
+import {
+  failingDestinationNotice,
+  notificationChannels,
+  notificationProducers,
+} from './wiring/notification-producers.js';
 import { notifyIssueChanges } from './wiring/notification-seam.js';
 
 /**
@@ -88,7 +94,8 @@ export async function buildContext(
     // Every read of the report tables waits for the reports acknowledged before it
     // (db/routed-dialect.ts): read-your-writes, without a flush() at each read.
     database.setReadBarrier(() => reportWriter.flush());
-    const throttles = new ThrottleLog(db, log);
+    const producers = notificationProducers(db, config, log, enqueueNotifications);
+    const throttles = new ThrottleLog(db, log, producers.onThrottled);
     throttles.start();
     // One key → project cache for the gate and the screen (keys/ingest-key-cache.ts).
     const ingestKeys = new IngestKeyCache(db);
@@ -108,8 +115,14 @@ export async function buildContext(
       publicUrl: config.publicUrl,
       retryScheduleMs: config.notifications.retryScheduleMs,
       allowPrivateDestinations: config.notifications.allowPrivateDestinations,
+      // The webhook channel is passed again here so that mutes apply to it as to the others.
+      channels: (poster) =>
+        notificationChannels(db, config, poster, { webhook: webhookChannel(poster) }),
+      onFailing: failingDestinationNotice(db, config, log),
     });
     opened.push(() => notifications.stop());
+    const running = producers.start();
+    opened.push(() => running.close());
     return {
       config,
       database,
@@ -131,6 +144,7 @@ export async function buildContext(
         // reports under way are stored (and announced) before the rest goes. Reports stored
         // after the grouper stopped are grouped by the next start.
         await grouper.stop();
+        await running.close();
         await notifications.stop();
         await reportWriter.close();
         ingestGate.close();

@@ -225,6 +225,20 @@ export const Env = z.object({
     .min(65_536, { error: 'must be a whole number of bytes, at least 65536' })
     .default(1_048_576)
     .describe('Bytes that may wait for a slow stream reader before it is dropped'),
+  SMTP_URL: z
+    .url({
+      protocol: /^smtps?$/,
+      error: 'must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com',
+    })
+    .optional()
+    .describe(
+      'The mail server of email destinations and the digest (smtp:// or smtps://); unset: no email',
+    ),
+  SMTP_FROM: z
+    .string()
+    .min(3)
+    .default('Debrief <debrief@localhost>')
+    .describe('The sender of notification emails, e.g. Debrief <debrief@example.com>'),
 });
 
 export type EnvName = keyof typeof Env.shape;
@@ -272,6 +286,8 @@ function toConfig(e: z.output<typeof Env>) {
     streamsPerAccount: e.STREAMS_PER_ACCOUNT,
     streamsPerInstance: e.STREAMS_PER_INSTANCE,
     streamBufferBytes: e.STREAM_BUFFER_BYTES,
+    /** Email destinations; null when SMTP_URL is unset (email destinations then fail their deliveries). */
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
   };
 }
 

@@ -12,6 +12,7 @@ const TABS = [
   { id: 'rules', label: 'Grouping rules', suffix: '/rules' },
   { id: 'integrate', label: 'Integrate', suffix: '/integrate' },
   { id: 'keys', label: 'Keys', suffix: '/keys' },
+  { id: 'notifications', label: 'Notifications', suffix: '/notifications' },
 ] as const;
 
 /** The project's title and tabs around each project page. */

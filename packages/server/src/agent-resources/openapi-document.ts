@@ -43,7 +43,8 @@ function successResponse(response: SuccessResponse, components: ComponentSchemas
   return {
     description: response.description,
     ...(response.headers ? { headers: response.headers } : {}),
-    content,
+    // A 204 has no body: no content at all rather than an empty map.
+    ...(Object.keys(content).length > 0 ? { content } : {}),
   };
 }
 
@@ -156,6 +157,10 @@ export function buildOpenApiDocument(
         description: 'Webhook, Slack and email destinations of a project (admin scope).',
       },
       { name: 'Realtime', description: 'Live report stream.' },
+      {
+        name: 'Notifications',
+        description: 'Destinations (webhook, Slack, email), their deliveries, and muting an issue.',
+      },
       { name: 'Agent resources', description: 'Documents published for agents.' },
       { name: 'Health', description: 'Probes.' },
     ],

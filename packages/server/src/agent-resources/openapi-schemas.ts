@@ -1,6 +1,7 @@
 import {
   CreateDestinationBody,
   CreateGroupingRuleBody,
+  CreateMuteBody,
   DETAILS_MAX_LENGTH,
   DeletedGroupingRule,
   Delivery,
@@ -20,6 +21,8 @@ import {
   MovedReport,
   MoveReportBody,
   NotificationPayload,
+  Mute,
+  MuteList,
   ProblemDetails,
   Project,
   ProjectList,
@@ -155,6 +158,8 @@ const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   Delivery,
   DeliveryList,
   NotificationPayload,
+  Mute,
+  MuteList,
 };
 const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   SubmitReportBody,
@@ -168,6 +173,7 @@ const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   UsageBody,
   CreateDestinationBody,
   UpdateDestinationBody,
+  CreateMuteBody,
 };
 
 const PROPERTY_DESCRIPTIONS: Record<string, Record<string, string>> = {

@@ -63,6 +63,10 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   // Each placed report's issue (migration 0017), and the reports waiting for one (0019).
   { table: 'report_issues', action: 'copy' },
   { table: 'grouping_queue', action: 'copy' },
+  // Mutes and unsubscribes are the users' choices; marks keep events from firing twice.
+  { table: 'notification_mutes', action: 'copy' },
+  { table: 'notification_unsubscribes', action: 'copy' },
+  { table: 'notification_marks', action: 'copy' },
   // After `reports`: the inbox's reports join those already moved (their ids never collide),
   // each queued for the grouper, as a move without grouping would queue it (a row each here).
   { table: 'report_inbox', action: 'copy-into', into: 'reports' },

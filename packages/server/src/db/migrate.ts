@@ -33,6 +33,7 @@ import { notificationDestinationsMigration } from './migrations/0025-notificatio
 import { notificationOutboxMigration } from './migrations/0026-notification-outbox.js';
 import { toolUsageMigration } from './migrations/0030-tool-usage.js';
 import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets.js';
+import { notificationStateMigration } from './migrations/0028-notification-state.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -66,6 +67,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
     '0025-notification-destinations': notificationDestinationsMigration(),
     '0026-notification-outbox': notificationOutboxMigration(),
+    '0028-notification-state': notificationStateMigration(db.dialect),
   };
 }
 

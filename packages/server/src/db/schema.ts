@@ -390,6 +390,34 @@ export interface ForwardingSecretsTable {
   revoked_at: Timestamp | null;
 }
 
+/** An issue muted for a destination (or every one, `destination_id` null); see migration 0028. */
+export interface NotificationMutesTable {
+  id: string;
+  project_id: string;
+  issue_id: string;
+  destination_id: string | null;
+  /** Muted until this time; null: no time limit. */
+  until: Timestamp | null;
+  /** Muted until the issue has this many reports; null: no count limit. */
+  until_count: number | null;
+  created_at: Timestamp;
+}
+
+/** An address that left an email destination through its unsubscribe link. */
+export interface NotificationUnsubscribesTable {
+  destination_id: string;
+  address: string;
+  created_at: Timestamp;
+}
+
+/** What the producers already announced or consumed, one claim per (scope, subject). */
+export interface NotificationMarksTable {
+  scope: string;
+  subject: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -431,6 +459,9 @@ export interface DB {
   notification_outbox: NotificationOutboxTable;
   notification_messages: NotificationMessagesTable;
   notification_attempts: NotificationAttemptsTable;
+  notification_mutes: NotificationMutesTable;
+  notification_unsubscribes: NotificationUnsubscribesTable;
+  notification_marks: NotificationMarksTable;
 }
 
 /** Epoch milliseconds; pg returns bigint as text, so read through Number(). */

@@ -27,6 +27,8 @@ export class ThrottleLog {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly log: FastifyBaseLogger,
+    /** Told of each flush's rows once stored: the `ingest.throttled` notifications start there. */
+    private readonly onStored?: (rows: readonly ThrottledRow[]) => Promise<unknown>,
   ) {}
 
   start(): void {
@@ -66,7 +68,15 @@ export class ThrottleLog {
     } catch (error) {
       // A statistic: logged and dropped rather than retried against a failing database.
       this.log.warn({ err: error, rows: rows.length }, 'throttled request counts not stored');
+      return;
     }
+    if (this.onStored && rows.length > 0)
+      await this.onStored(rows).catch((error) =>
+        this.log.warn(
+          { err: error },
+          'throttle notifications not produced; tried at the next flush',
+        ),
+      );
   }
 
   async close(): Promise<void> {

@@ -49,6 +49,8 @@ describe('agent resources', () => {
         '/v1/dashboard/{projectId}/issues/{issueId}/activity',
         '/v1/dashboard/{projectId}/issues/{issueId}/merge',
         '/v1/dashboard/{projectId}/issues/{issueId}/activity',
+        '/v1/dashboard/{projectId}/issues/{issueId}/mutes',
+        '/v1/dashboard/{projectId}/issues/{issueId}/mutes/{muteId}',
         '/v1/dashboard/{projectId}/reports/{reportId}/move',
         '/v1/dashboard/{projectId}/issues/{issueId}/similar',
         '/v1/dashboard/{projectId}/issues/{issueId}/similar/reject',

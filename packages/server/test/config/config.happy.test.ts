@@ -18,6 +18,7 @@ describe('configuration', () => {
       },
       signups: 'invite',
       signupsPerAddress: 5,
+      smtp: null,
       maxToolNamesPerProject: 1000,
       maxSourcesPerProject: 1000,
       sqliteSync: 'normal',
