@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OUTCOMES } from './outcomes.js';
 import { fromNotAfterTo, pageLimit, positiveInt, TimeBoundParam } from './query.schema.js';
 import {
+  AGENT_NOTE_MAX_LENGTH,
   describeValue,
   hasNoNul,
   LABEL_MAX_LENGTH,
@@ -107,6 +108,8 @@ export type IssueList = z.infer<typeof IssueList>;
 export const IssueDetail = IssueSummary.extend({
   resolved_at: WireTimestamp.nullable(),
   note: z.string().nullable(),
+  /** What agents that report this issue are told in the submit answer; null: nothing. */
+  agent_note: z.string().nullable(),
   outcome_counts: z.object({
     success: z.number().int(),
     failure: z.number().int(),
@@ -137,11 +140,22 @@ export const UpdateIssueBody = z
       .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
       .nullable()
       .optional(),
+    agent_note: z
+      .string({ error: 'must be a string, or null to clear the agent note' })
+      .max(AGENT_NOTE_MAX_LENGTH, {
+        error: `must be at most ${AGENT_NOTE_MAX_LENGTH} characters: agents read it in the submit answer`,
+      })
+      .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
+      .nullable()
+      .optional(),
   })
-  .refine((body) => body.status !== undefined || body.note !== undefined, {
-    error: 'must have status (open, resolved or ignored) or note, or both',
-    path: [],
-  })
+  .refine(
+    (body) => body.status !== undefined || body.note !== undefined || body.agent_note !== undefined,
+    {
+      error: 'must have status (open, resolved or ignored), note or agent_note, or several',
+      path: [],
+    },
+  )
   // The refinement as JSON Schema says it: an empty object is refused.
   .meta({ minProperties: 1 });
 export type UpdateIssueBody = z.input<typeof UpdateIssueBody>;

@@ -135,6 +135,15 @@ export const Env = z.object({
     .enum(['on', 'off'], { error: 'must be "on" or "off"' })
     .default('on')
     .describe('Whether this instance groups reports into issues'),
+  ISSUE_ANSWER_WAIT_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds from 0 to 5000' })
+    .int({ error: 'must be a whole number of milliseconds from 0 to 5000' })
+    .min(0, { error: 'must be a whole number of milliseconds from 0 to 5000' })
+    .max(5000, { error: 'must be a whole number of milliseconds from 0 to 5000' })
+    .default(200)
+    .describe(
+      "The longest a submit waits to tell the agent its report's issue (agent note, resolved or ignored); 0 = never tells",
+    ),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info')
@@ -217,6 +226,7 @@ function toConfig(e: z.output<typeof Env>) {
     sqliteReaders: e.SQLITE_READERS,
     postgresReadConnections: e.POSTGRES_READ_CONNECTIONS,
     issueGrouping: e.ISSUE_GROUPING === 'on',
+    issueAnswerWaitMs: e.ISSUE_ANSWER_WAIT_MS,
     readTimeoutMs: e.READ_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -25,6 +25,7 @@ import { weekToolsMigration } from './migrations/0016-week-tools.js';
 import { reportIssuesMigration } from './migrations/0017-report-issues.js';
 import { outcomeCountsMigration } from './migrations/0018-outcome-counts.js';
 import { groupingQueueMigration } from './migrations/0019-grouping-queue.js';
+import { agentNotesMigration } from './migrations/0029-agent-notes.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -50,6 +51,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0017-report-issues': reportIssuesMigration(db.dialect),
     '0018-outcome-counts': outcomeCountsMigration(db.dialect),
     '0019-grouping-queue': groupingQueueMigration(db.dialect),
+    '0029-agent-notes': agentNotesMigration(),
   };
 }
 

@@ -28,6 +28,7 @@ export const ISSUE_COLUMNS = [
   'first_seen',
   'last_seen',
   'note',
+  'agent_note',
   'created_at',
   'updated_at',
 ] as const;
@@ -247,6 +248,7 @@ export async function updateIssueFields(
     status?: string;
     resolvedAt?: string | null;
     note?: string | null;
+    agentNote?: string | null;
     now: Date;
   },
 ): Promise<void> {
@@ -256,6 +258,7 @@ export async function updateIssueFields(
       ...(fields.status !== undefined ? { status: fields.status } : {}),
       ...(fields.resolvedAt !== undefined ? { resolved_at: fields.resolvedAt } : {}),
       ...(fields.note !== undefined ? { note: fields.note } : {}),
+      ...(fields.agentNote !== undefined ? { agent_note: fields.agentNote } : {}),
       updated_at: fields.now.toISOString(),
     })
     .where('id', '=', issueId)

@@ -51,7 +51,7 @@ async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<DB>) => 
 }
 
 /**
- * Sets an issue's status and/or note. Resolving records when; reopening by hand keeps
+ * Sets an issue's status, note and/or agent note. Resolving records when; reopening by hand keeps
  * `regressed_at` (it is history); a change of status is announced on the event stream.
  */
 export async function updateIssue(
@@ -59,7 +59,11 @@ export async function updateIssue(
   accountId: string,
   projectId: string,
   issueId: string,
-  body: { status?: UpdateIssueBody['status']; note?: string | null },
+  body: {
+    status?: UpdateIssueBody['status'];
+    note?: string | null;
+    agent_note?: string | null;
+  },
 ): Promise<IssueDetail> {
   const project = await getOwnedProject(ctx, accountId, projectId);
   if (!ISSUE_ID.test(issueId)) throw issueNotFound();
@@ -75,14 +79,22 @@ export async function updateIssue(
           ? now.toISOString()
           : null
         : undefined,
-      note: body.note === undefined ? undefined : body.note === '' ? null : body.note,
+      note: emptyIsNull(body.note),
+      agentNote: emptyIsNull(body.agent_note),
       now,
     });
     return statusChanged;
   });
+  // The next report of this project is answered with the issue as it is now (agent-loop/).
+  ctx.answerableIssues.invalidate(project.id);
   if (changed)
     await announceIssueChanges(ctx, [{ projectId: project.id, issueId, change: 'status' }]);
   return getIssue(ctx, accountId, project.id, issueId);
+}
+
+/** A text field of the body: absent stays absent, "" clears it like null. */
+function emptyIsNull(value: string | null | undefined): string | null | undefined {
+  return value === '' ? null : value;
 }
 
 /**

@@ -24,14 +24,18 @@ export function registerUpdateIssue(app: FastifyInstance, ctx: AppContext): void
       doc: {
         operationId: 'updateIssue',
         tags: ['Issues'],
-        summary: 'Resolve, ignore or reopen an issue; set its note',
-        description: `\`status\`: \`open\`, \`resolved\` (a new report reopens it and sets \`regressed_at\`) or \`ignored\` (stays ignored whatever arrives). \`note\`: the developer note, null or "" to clear. At least one of the two.${TRIAGE_NOTE}`,
+        summary: 'Resolve, ignore or reopen an issue; set its notes',
+        description: `\`status\`: \`open\`, \`resolved\` (a new report reopens it and sets \`regressed_at\`) or \`ignored\` (stays ignored whatever arrives). \`note\`: the developer's private note, null or "" to clear. \`agent_note\` (at most 1,000 characters, null or "" to clear): told to every agent whose report joins this issue, in the submit answer's \`issue\` field (a workaround, "fixed in 2.3, upgrade", "not planned"); an agent never sees \`note\`. At least one of the three.${TRIAGE_NOTE}`,
         security: TRIAGE_SECURITY,
         parameters: { projectId: PROJECT_ID_DESCRIPTION, issueId: ISSUE_ID_DESCRIPTION },
         requestExamples: {
           resolve: {
             summary: 'Resolve with a note',
             value: { status: 'resolved', note: 'Fixed in 2.3.1' },
+          },
+          agentNote: {
+            summary: 'Tell the reporting agents a workaround',
+            value: { agent_note: 'Use page= instead of cursor= until 2.3.' },
           },
         },
         responses: { '200': { description: 'The issue after the change.', schema: IssueDetail } },

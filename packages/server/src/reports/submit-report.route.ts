@@ -98,12 +98,13 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
           throw error;
         }
       }
-      const report = await submitReport(ctx, ingestKey, input, admission);
+      const { report, issue } = await submitReport(ctx, ingestKey, input, admission);
       const response: SubmitReportResponse = {
         ok: true,
         id: report.id,
         redactions: report.redactions,
       };
+      if (issue) response.issue = issue;
       return reply.code(201).send(response);
     },
   });

@@ -1,0 +1,115 @@
+import type { SubmitReportIssue } from '@debrief/protocol';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { AnsweredReport, IssueAnswerPort } from '../../reports/issue-answer-port.js';
+import { assign, fingerprint, kindOf } from '../grouping/index.js';
+import type { AnswerableIssue, AnswerableIssues } from './answerable-issues.js';
+import { findPlacement } from './answerable-issues.repository.js';
+
+/** The longest a submit answer waits for its report's issue; past it, no `issue` field. */
+export const ANSWER_WAIT_MS = 200;
+/** Between two reads of a report's placement while it waits for grouping. */
+const PLACEMENT_POLL_MS = 10;
+
+export interface IssueAnswersDeps {
+  db: Kysely<DB>;
+  issues: AnswerableIssues;
+  /**
+   * Asks the background grouper to start its next round now (it polls every few hundred ms);
+   * a no-op where reports are grouped as the writer moves them (a SQLite file: reading the
+   * placement moves them).
+   */
+  wakeGrouper: () => void;
+  waitMs?: number;
+}
+
+/**
+ * The submit answer's `issue` (reports/issue-answer-port.ts), found in two steps:
+ *
+ * 1. A guess, synchronous and bounded: the report's fingerprint against the project's
+ *    answerable issues of its tool and kind (answerable-issues.ts), with the grouping engine's
+ *    own `assign`. A project with none, or a report of a tool with none, stops here: no wait.
+ * 2. Only after a hit, the truth: the report's placement is read (the grouper woken) until it
+ *    is there or the wait is over. The answer names the issue the report was actually placed
+ *    in, and only if that issue is answerable; so an ingest key learns of no issue but the one
+ *    its own report joined. Its status and note are the ones the list held when the report
+ *    arrived (a report that reopens a resolved issue is told `resolved`).
+ */
+export function createIssueAnswers(deps: IssueAnswersDeps): IssueAnswerPort {
+  const waitMs = deps.waitMs ?? ANSWER_WAIT_MS;
+
+  async function confirm(
+    report: AnsweredReport,
+    issues: readonly AnswerableIssue[],
+    deadline: number,
+  ): Promise<SubmitReportIssue | null> {
+    for (;;) {
+      deps.wakeGrouper();
+      const placed = await findPlacement(deps.db, report.projectId, report.id).catch(() => null);
+      if (placed !== null) {
+        const issue = issues.find((i) => i.id === placed);
+        return issue ? answerOf(issue) : null;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return null;
+      await sleep(Math.min(PLACEMENT_POLL_MS, left));
+    }
+  }
+
+  function answerFrom(
+    report: AnsweredReport,
+    issues: readonly AnswerableIssue[],
+    deadline: number,
+  ): Promise<SubmitReportIssue | null> | null {
+    if (issues.length === 0 || guess(report, issues) === null) return null;
+    return confirm(report, issues, deadline);
+  }
+
+  return {
+    answer(report) {
+      const deadline = Date.now() + waitMs;
+      const known = deps.issues.get(report.projectId);
+      if (!(known instanceof Promise)) return answerFrom(report, known, deadline);
+      // The project's list is read once: that read counts against the wait too.
+      return Promise.race([
+        known.then((issues) => answerFrom(report, issues, deadline)),
+        sleep(waitMs).then(() => null),
+      ]).catch(() => null);
+    },
+  };
+}
+
+/** The answerable issue the engine would place the report in among them, or null. */
+function guess(report: AnsweredReport, issues: readonly AnswerableIssue[]): string | null {
+  const kind = kindOf(report.outcome);
+  const candidates = issues
+    .filter((i) => i.toolName === report.toolName && i.kind === kind)
+    .map((i) => ({ issueId: i.id, signature: i.signature, memberCount: i.memberCount }));
+  if (candidates.length === 0) return null;
+  try {
+    const signature = fingerprint({
+      outcome: report.outcome,
+      tool_name: report.toolName,
+      source: report.source,
+      details: report.details,
+      metadata: report.metadata,
+    });
+    return assign(signature, candidates).issueId;
+  } catch {
+    // The engine failed on this text: the grouper puts it in its tool's unsorted issue.
+    return null;
+  }
+}
+
+function answerOf(issue: AnswerableIssue): SubmitReportIssue | null {
+  if (issue.agentNote === null && issue.status === 'open') return null;
+  return {
+    id: issue.id,
+    status: issue.status,
+    ...(issue.agentNote !== null ? { agent_note: issue.agentNote } : {}),
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
