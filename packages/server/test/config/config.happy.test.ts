@@ -25,6 +25,7 @@ describe('configuration', () => {
       postgresReadConnections: 2,
       readTimeoutMs: 10_000,
       issueGrouping: true,
+      issueAnswerWaitMs: 200,
       logLevel: 'info',
       trustProxy: false,
       http: {
