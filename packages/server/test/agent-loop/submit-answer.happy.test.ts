@@ -126,4 +126,24 @@ describe.each(DIALECTS)('the submit answer on %s', (dialect) => {
       agent_note: 'public to agents',
     });
   });
+
+  it('costs a project with nothing to tell no wait: its answer is known at once', async () => {
+    const t = await server.tenant();
+    const id = await submit(server, t, { outcome: 'failure', details: 'Timeout on export' });
+    const report = {
+      id,
+      projectId: t.projectId,
+      outcome: 'failure',
+      toolName: null,
+      source: null,
+      details: 'Timeout on export',
+      metadata: null,
+    };
+    const answers = server.ctx.issueAnswers;
+    if (!answers) throw new Error('grouping is on: answers are made');
+    // The project's list is read once (the first report after a start may wait for that) …
+    await answers.answer(report);
+    // … and then a project without answerable issues is answered synchronously.
+    expect(answers.answer(report)).toBeNull();
+  });
 });
