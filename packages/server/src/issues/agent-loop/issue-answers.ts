@@ -2,7 +2,7 @@ import type { SubmitReportIssue } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { AnsweredReport, IssueAnswerPort } from '../../reports/issue-answer-port.js';
-import { assign, fingerprint, kindOf } from '../grouping/index.js';
+import { assign, type Candidate, fingerprint, kindOf } from '../grouping/index.js';
 import type { AnswerableIssue, AnswerableIssues } from './answerable-issues.js';
 import { findPlacement } from './answerable-issues.repository.js';
 
@@ -79,13 +79,55 @@ export function createIssueAnswers(deps: IssueAnswersDeps): IssueAnswerPort {
   };
 }
 
-/** The answerable issue the engine would place the report in among them, or null. */
+/** Guesses remembered per list: agents repeat themselves, and a flood repeats one text. */
+const MAX_REMEMBERED_GUESSES = 1_000;
+
+/** A list's issues by the engine's pool (kind and tool), and the guesses made against it. */
+interface Guesser {
+  pools: Map<string, Candidate[]>;
+  guesses: Map<string, string | null>;
+}
+
+/** One per list: a list is replaced, not changed, when its project's issues are read again. */
+const guessers = new WeakMap<readonly AnswerableIssue[], Guesser>();
+
+function guesserOf(issues: readonly AnswerableIssue[]): Guesser {
+  let guesser = guessers.get(issues);
+  if (!guesser) {
+    const pools = new Map<string, Candidate[]>();
+    for (const issue of issues) {
+      const pool = poolOf(issue.kind, issue.toolName);
+      const candidates = pools.get(pool) ?? [];
+      candidates.push({
+        issueId: issue.id,
+        signature: issue.signature,
+        memberCount: issue.memberCount,
+      });
+      pools.set(pool, candidates);
+    }
+    guesser = { pools, guesses: new Map() };
+    guessers.set(issues, guesser);
+  }
+  return guesser;
+}
+
+const poolOf = (kind: string, toolName: string | null) =>
+  toolName === null ? kind : `${kind}\u0000${toolName}`;
+
+/**
+ * The answerable issue the engine would place the report in among them, or null. A report of
+ * a tool and kind with none costs a map lookup; a text already guessed against this list, one
+ * more. A new text costs the engine's fingerprint and `assign` over at most 200 candidates.
+ */
 function guess(report: AnsweredReport, issues: readonly AnswerableIssue[]): string | null {
-  const kind = kindOf(report.outcome);
-  const candidates = issues
-    .filter((i) => i.toolName === report.toolName && i.kind === kind)
-    .map((i) => ({ issueId: i.id, signature: i.signature, memberCount: i.memberCount }));
-  if (candidates.length === 0) return null;
+  const { pools, guesses } = guesserOf(issues);
+  const pool = poolOf(kindOf(report.outcome), report.toolName);
+  const candidates = pools.get(pool);
+  if (!candidates) return null;
+  const key = `${pool}\u0001${report.details}`;
+  const known = guesses.get(key);
+  if (known !== undefined) return known;
+  let guessed: string | null;
   try {
     const signature = fingerprint({
       outcome: report.outcome,
@@ -94,11 +136,14 @@ function guess(report: AnsweredReport, issues: readonly AnswerableIssue[]): stri
       details: report.details,
       metadata: report.metadata,
     });
-    return assign(signature, candidates).issueId;
+    guessed = assign(signature, candidates).issueId;
   } catch {
     // The engine failed on this text: the grouper puts it in its tool's unsorted issue.
-    return null;
+    guessed = null;
   }
+  if (guesses.size >= MAX_REMEMBERED_GUESSES) guesses.clear();
+  guesses.set(key, guessed);
+  return guessed;
 }
 
 function answerOf(issue: AnswerableIssue): SubmitReportIssue | null {
