@@ -4,6 +4,7 @@ import {
   problem,
   type ReportInput,
   ReportInput as ReportInputSchema,
+  type SubmitReportIssue,
   SubmitReportResponse,
 } from '@debrief/protocol';
 import { resolveBaseUrl } from './base-url.js';
@@ -36,7 +37,16 @@ export interface ReporterOptions {
 }
 
 export type ReportResult =
-  | { ok: true; id: string; attempts: number }
+  | {
+      ok: true;
+      id: string;
+      attempts: number;
+      /**
+       * What the developer already knows of the problem the report joined (an agent note, or
+       * resolved or ignored): for the agent to read. Absent for most reports.
+       */
+      issue?: SubmitReportIssue;
+    }
   | {
       ok: false;
       /** The server's problem details, or a client-side one (`network_error`, `timeout`, …). */
@@ -109,7 +119,8 @@ export function createReporter(options: ReporterOptions): Reporter {
         attempts: result.attempts,
       };
     }
-    return { ok: true, id: body.data.id, attempts: result.attempts };
+    const { id, issue } = body.data;
+    return { ok: true, id, attempts: result.attempts, ...(issue ? { issue } : {}) };
   }
 
   return {
