@@ -142,6 +142,8 @@ export async function mergeIssue(
     if (counts) await setIssueOutcome(trx, target.id, dominantOutcome(counts, 'failure'));
     return toIssueSummary(source);
   });
+  // Signatures changed: the submit answer's guesses are made against them anew.
+  ctx.answerableIssues.invalidate(project.id);
   await announceIssueChanges(
     ctx,
     [{ projectId: project.id, issueId, change: 'merged', into }],
@@ -237,6 +239,7 @@ export async function moveReport(
     }
     return { fromId, targetId, created, fromDeleted };
   });
+  ctx.answerableIssues.invalidate(project.id);
   if (result.created)
     await announceIssueChanges(ctx, [
       { projectId: project.id, issueId: result.targetId, change: 'created' },
