@@ -91,7 +91,7 @@ export async function buildContext(
     const ingestKeys = new IngestKeyCache(db);
     const ingestGate = new IngestGate(ingestKeys, config.ingestLimits, throttles);
     if (config.issueGrouping) grouper.start();
-    const answerableIssues = new AnswerableIssues(db);
+    const answerableIssues = new AnswerableIssues(db, bus);
     // A SQLite file's writer groups reports as it moves them, and reading a placement moves
     // them: only the background grouper elsewhere needs waking.
     const groupsOnMove = database.sqlitePath !== null && database.sqlitePath !== ':memory:';

@@ -1,6 +1,7 @@
 import type { IssueStatus } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { EventBus } from '../../realtime/event-bus.js';
 import { CANDIDATE_LIMIT, parseSignature, type Signature } from '../grouping/index.js';
 import { listAnswerableIssues } from './answerable-issues.repository.js';
 
@@ -17,8 +18,9 @@ export interface AnswerableIssue {
 
 /**
  * How long a project's list is used before it is read again, in the background. A change made
- * through this instance's triage reaches it at once (invalidate); another instance's, and a
- * regression grouped elsewhere, within this.
+ * through this instance's triage reaches it at once (invalidate), and so does an issue event
+ * on the bus from any instance (a regression, a status change, a merge); an agent note changed
+ * on another instance, within this.
  */
 export const ANSWERABLE_FRESH_MS = 5_000;
 /** Projects whose lists are kept at once; the least recently asked go first. */
@@ -29,6 +31,8 @@ interface ProjectList {
   loadedAt: number;
   /** A read under way: the first one (waited for), or a background refresh. */
   loading: Promise<readonly AnswerableIssue[]> | null;
+  /** Stops listening to the project's issue events. */
+  unsubscribe: () => void;
 }
 
 /**
@@ -43,6 +47,8 @@ export class AnswerableIssues {
 
   constructor(
     private readonly db: Kysely<DB>,
+    /** Issue events of a kept project drop its list (the bus carries them across instances). */
+    private readonly bus: Pick<EventBus, 'subscribe'> | null = null,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -63,11 +69,23 @@ export class AnswerableIssues {
 
   /** The project's issues changed here (triage, a regression): its next report reads them anew. */
   invalidate(projectId: string): void {
+    this.#drop(projectId);
+  }
+
+  #drop(projectId: string): void {
+    const list = this.#projects.get(projectId);
+    if (!list) return;
     this.#projects.delete(projectId);
+    list.unsubscribe();
   }
 
   #load(projectId: string, known: ProjectList | null): Promise<readonly AnswerableIssue[]> {
-    const list: ProjectList = known ?? { issues: [], loadedAt: 0, loading: null };
+    const list: ProjectList = known ?? {
+      issues: [],
+      loadedAt: 0,
+      loading: null,
+      unsubscribe: this.#listen(projectId),
+    };
     if (list.loading) return list.loading;
     const loading = listAnswerableIssues(this.db, projectId, CANDIDATE_LIMIT)
       .then((rows) => {
@@ -111,7 +129,15 @@ export class AnswerableIssues {
     this.#projects.set(projectId, list);
     for (const oldest of this.#projects.keys()) {
       if (this.#projects.size <= MAX_PROJECTS) break;
-      this.#projects.delete(oldest);
+      this.#drop(oldest);
     }
+  }
+
+  /** A regressed, re-statused or merged issue changes what agents may be told: read anew. */
+  #listen(projectId: string): () => void {
+    if (!this.bus) return () => {};
+    return this.bus.subscribe(projectId, (event) => {
+      if (event.type === 'issue' && event.issue.change !== 'created') this.#drop(projectId);
+    });
   }
 }
