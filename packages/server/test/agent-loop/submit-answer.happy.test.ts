@@ -76,6 +76,25 @@ describe.each(DIALECTS)('the submit answer on %s', (dialect) => {
     expect(await issueOf(server, t, answer.id)).toBe(issueId);
   });
 
+  it('answers every one of many reports of a noted problem sent at once', async () => {
+    const { t, issueId, patch } = await withIssue();
+    await patch({ agent_note: 'Use page= until 2.3.' });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        send(t, { ...again, details: `${again.details} (attempt ${i})` }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.issue).toEqual({
+        id: issueId,
+        status: 'open',
+        agent_note: 'Use page= until 2.3.',
+      });
+    }
+    const placed = await Promise.all(answers.map((a) => issueOf(server, t, a.id)));
+    expect(new Set(placed)).toEqual(new Set([issueId]));
+  });
+
   it('tells the status of a resolved issue (the report then reopens it) and of an ignored one', async () => {
     const { t, issueId, patch } = await withIssue();
     await patch({ status: 'resolved', note: 'private: the fix was in the cache layer' });

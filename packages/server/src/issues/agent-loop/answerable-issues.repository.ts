@@ -22,20 +22,20 @@ export async function listAnswerableIssues(db: Kysely<DB>, projectId: string, li
 export type AnswerableIssueRow = Awaited<ReturnType<typeof listAnswerableIssues>>[number];
 
 /**
- * The issue a report of `projectId` was placed in, or null while it waits for grouping. A read
- * of `report_issues`, so it waits for the report writer first (db/read-routing.ts): on a SQLite
- * file that moves the writer's inbox now, which groups the report.
+ * The issues these reports were placed in, by report id; a report still waiting for grouping is
+ * absent. A read of `report_issues`, so it waits for the report writer first
+ * (db/read-routing.ts): on a SQLite file that moves the writer's inbox now, which groups them.
  */
-export async function findPlacement(
+export async function findPlacements(
   db: Kysely<DB>,
-  projectId: string,
-  reportId: string,
-): Promise<string | null> {
-  const row = await db
+  reportIds: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await db
     .selectFrom('report_issues')
-    .select('issue_id')
-    .where('report_id', '=', reportId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
-  return row?.issue_id ?? null;
+    .select(['report_id', 'issue_id'])
+    .where('report_id', 'in', reportIds)
+    .execute();
+  const placed = new Map<string, string>();
+  for (const row of rows) if (row.issue_id !== null) placed.set(row.report_id, row.issue_id);
+  return placed;
 }

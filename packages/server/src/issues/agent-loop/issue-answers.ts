@@ -4,12 +4,10 @@ import type { DB } from '../../db/schema.js';
 import type { AnsweredReport, IssueAnswerPort } from '../../reports/issue-answer-port.js';
 import { assign, type Candidate, fingerprint, kindOf } from '../grouping/index.js';
 import type { AnswerableIssue, AnswerableIssues } from './answerable-issues.js';
-import { findPlacement } from './answerable-issues.repository.js';
+import { PlacementWatch } from './placement-watch.js';
 
 /** The longest a submit answer waits for its report's issue; past it, no `issue` field. */
 export const ANSWER_WAIT_MS = 200;
-/** Between two reads of a report's placement while it waits for grouping. */
-const PLACEMENT_POLL_MS = 10;
 
 export interface IssueAnswersDeps {
   db: Kysely<DB>;
@@ -29,7 +27,8 @@ export interface IssueAnswersDeps {
  * 1. A guess, synchronous and bounded: the report's fingerprint against the project's
  *    answerable issues of its tool and kind (answerable-issues.ts), with the grouping engine's
  *    own `assign`. A project with none, or a report of a tool with none, stops here: no wait.
- * 2. Only after a hit, the truth: the report's placement is read (the grouper woken) until it
+ * 2. Only after a hit, the truth: the report's placement is read (placement-watch.ts: one read
+ *    a tick for every report waiting, the grouper woken) until it
  *    is there or the wait is over. The answer names the issue the report was actually placed
  *    in, and only if that issue is answerable; so an ingest key learns of no issue but the one
  *    its own report joined. Its status and note are the ones the list held when the report
@@ -38,22 +37,16 @@ export interface IssueAnswersDeps {
 export function createIssueAnswers(deps: IssueAnswersDeps): IssueAnswerPort {
   const waitMs = deps.waitMs ?? ANSWER_WAIT_MS;
 
+  const watch = new PlacementWatch(deps.db, deps.wakeGrouper);
+
   async function confirm(
     report: AnsweredReport,
     issues: readonly AnswerableIssue[],
     deadline: number,
   ): Promise<SubmitReportIssue | null> {
-    for (;;) {
-      deps.wakeGrouper();
-      const placed = await findPlacement(deps.db, report.projectId, report.id).catch(() => null);
-      if (placed !== null) {
-        const issue = issues.find((i) => i.id === placed);
-        return issue ? answerOf(issue) : null;
-      }
-      const left = deadline - Date.now();
-      if (left <= 0) return null;
-      await sleep(Math.min(PLACEMENT_POLL_MS, left));
-    }
+    const placed = await watch.placement(report.id, deadline);
+    const issue = placed === null ? undefined : issues.find((i) => i.id === placed);
+    return issue ? answerOf(issue) : null;
   }
 
   function answerFrom(
