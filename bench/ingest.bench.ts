@@ -28,16 +28,15 @@ const SECRET_DETAILS = [
 ].join('');
 
 const BENCH_TOOL = 'search_code';
+const BENCH_DETAILS =
+  'The search tool returned no results for "createApp", although three files in the repository define it.';
 
 /** The one body both servers receive: a typical report with every optional field. */
 export function ingestBody(ingestKey: string): string {
   return JSON.stringify({
     ingest_key: ingestKey,
     outcome: 'failure',
-    details:
-      BENCH_BODY === 'secrets'
-        ? SECRET_DETAILS
-        : 'The search tool returned no results for "createApp", although three files in the repository define it.',
+    details: BENCH_BODY === 'secrets' ? SECRET_DETAILS : BENCH_DETAILS,
     tool_name: BENCH_TOOL,
     source: 'claude-code',
     metadata:
@@ -92,7 +91,14 @@ export async function benchDebriefIngest(
     email,
     'Bench ingest',
     notedIssues > 0
-      ? (t) => seedNotedIssues(database.url, t.project.id, BENCH_TOOL, notedIssues)
+      ? (t) =>
+          seedNotedIssues(
+            database.url,
+            t.project.id,
+            BENCH_TOOL,
+            notedIssues,
+            process.env.DEBRIEF_BENCH_NOTED === 'join' ? BENCH_DETAILS : null,
+          )
       : undefined,
   );
   // With ISSUE_GROUPING=off nothing groups: no lag to watch (its drain would wait 120 s).

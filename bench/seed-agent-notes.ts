@@ -3,6 +3,8 @@
  * bench body's tool and kind, each with an agent note, none of which the bench's report joins.
  * So every report of that row is matched against them (issues/agent-loop/: the project is not
  * one that pays nothing), and none waits for its placement. Signatures come from the real engine.
+ * DEBRIEF_BENCH_NOTED=join adds one the reports do join: each then waits for its placement (a
+ * look at that cost, not a judged row).
  */
 import { randomBytes } from 'node:crypto';
 import { fingerprint, serializeSignature } from '../packages/server/src/issues/grouping/index.js';
@@ -25,12 +27,17 @@ export async function seedNotedIssues(
   projectId: string,
   toolName: string,
   count: number,
+  /** The bench's own details: one more issue, which its reports then join (every one waits). */
+  joined: string | null = null,
 ): Promise<void> {
   const conn = await openSeedConnection(databaseUrl);
   try {
     const now = new Date().toISOString();
-    for (let i = 0; i < count; i++) {
-      const details = `The ${SUBJECTS[i % SUBJECTS.length]} job ${i} ${FAULTS[i % FAULTS.length]} after ${i * 7} rows of batch b${i}.`;
+    for (let i = 0; i < count + (joined === null ? 0 : 1); i++) {
+      const details =
+        i === count && joined !== null
+          ? joined
+          : `The ${SUBJECTS[i % SUBJECTS.length]} job ${i} ${FAULTS[i % FAULTS.length]} after ${i * 7} rows of batch b${i}.`;
       const signature = fingerprint({ outcome: 'failure', tool_name: toolName, details });
       await query(
         conn,
