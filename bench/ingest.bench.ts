@@ -2,6 +2,7 @@ import type { BenchDatabase } from './databases.js';
 import { type GroupingLag, watchGroupingLag } from './grouping-lag.js';
 import { type LoadResult, measure } from './load.js';
 import { startBareServer, startDebriefForIngest } from './processes.js';
+import { seedNotedIssues } from './seed-agent-notes.js';
 
 export const INGEST_CONNECTIONS = 50;
 
@@ -26,16 +27,17 @@ const SECRET_DETAILS = [
   'postgres://app:hunter2-Secret@db.internal:5432/app; every attempt answered 401.',
 ].join('');
 
+const BENCH_TOOL = 'search_code';
+const BENCH_DETAILS =
+  'The search tool returned no results for "createApp", although three files in the repository define it.';
+
 /** The one body both servers receive: a typical report with every optional field. */
 export function ingestBody(ingestKey: string): string {
   return JSON.stringify({
     ingest_key: ingestKey,
     outcome: 'failure',
-    details:
-      BENCH_BODY === 'secrets'
-        ? SECRET_DETAILS
-        : 'The search tool returned no results for "createApp", although three files in the repository define it.',
-    tool_name: 'search_code',
+    details: BENCH_BODY === 'secrets' ? SECRET_DETAILS : BENCH_DETAILS,
+    tool_name: BENCH_TOOL,
     source: 'claude-code',
     metadata:
       BENCH_BODY === 'secrets'
@@ -79,10 +81,26 @@ export async function benchDebriefIngest(
   database: BenchDatabase,
   timing: Timing,
   env: Record<string, string> = {},
+  /** Issues with agent notes to seed in the project first (seed-agent-notes.ts); none by default. */
+  notedIssues = 0,
 ): Promise<LoadResult & { grouping: GroupingLag | null }> {
   const dbEnv = { DATABASE_URL: database.url, ...env };
   const email = 'bench-ingest@example.test';
-  const { tenant, server } = await startDebriefForIngest(dbEnv, email, 'Bench ingest');
+  const { tenant, server } = await startDebriefForIngest(
+    dbEnv,
+    email,
+    'Bench ingest',
+    notedIssues > 0
+      ? (t) =>
+          seedNotedIssues(
+            database.url,
+            t.project.id,
+            BENCH_TOOL,
+            notedIssues,
+            process.env.DEBRIEF_BENCH_NOTED === 'join' ? BENCH_DETAILS : null,
+          )
+      : undefined,
+  );
   // With ISSUE_GROUPING=off nothing groups: no lag to watch (its drain would wait 120 s).
   const lag = env.ISSUE_GROUPING === 'off' ? null : await watchGroupingLag(database.url);
   try {

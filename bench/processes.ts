@@ -52,6 +52,8 @@ export async function startDebriefForIngest(
   dbEnv: Record<string, string>,
   email: string,
   project: string,
+  /** Runs on the bootstrapped database before the server starts (a seed of its own). */
+  beforeStart?: (tenant: Bootstrapped) => Promise<void>,
 ): Promise<{ tenant: Bootstrapped; server: CliServer }> {
   const tenant = await bootstrapCli(dbEnv, { email, project, build: 'dist' });
   const quota = await runCli(
@@ -60,5 +62,6 @@ export async function startDebriefForIngest(
     'dist',
   );
   if (quota.code !== 0) throw new Error(`set-quota failed: ${quota.stderr}`);
+  await beforeStart?.(tenant);
   return { tenant, server: await startCliServer(dbEnv, 'dist') };
 }

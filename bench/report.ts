@@ -29,7 +29,17 @@ export interface IngestRound {
   debrief: LoadResult & { grouping: GroupingLag };
   /** The same server with ISSUE_GROUPING=off: what grouping costs. */
   ungrouped: LoadResult;
+  /**
+   * The same server, its project holding issues of the bench's tool with agent notes: what the
+   * submit answer's match costs (issues/agent-loop/).
+   */
+  noted?: LoadResult;
 }
+
+/** The submit answer costs a project with agent notes at most this share of its ingest. */
+export const ANSWER_TARGET = { maxCost: 0.05 };
+/** DEBRIEF_BENCH_NOTED=join: the noted row's reports join a noted issue (seed-agent-notes.ts). */
+const NOTED_JOIN = process.env.DEBRIEF_BENCH_NOTED === 'join';
 
 /** Grouping costs at most this share of ingest, and a report waits at most 2 s. */
 export const GROUPING_TARGETS = { maxCost: 0.1, maxWaitMs: 2000 };
@@ -105,16 +115,28 @@ export function ingestTable(rows: IngestRow[]): string {
       ),
     );
     const waited = Math.max(...rounds.map((round) => round.debrief.grouping.maxAgeMs));
+    // Judged like grouping's cost: on each round's own pair, the median of them.
+    const answerCosts = rounds.flatMap((round) =>
+      round.noted ? [1 - round.noted.requestsPerSecond / round.debrief.requestsPerSecond] : [],
+    );
+    const answerCost = answerCosts.length > 0 ? median(answerCosts) : null;
+    const { noted } = medianRound(rounds);
     lines.push(
       `| bare node:http (JSON.parse, 201) | ${fmt(bare.requestsPerSecond)} | ${bare.p50Ms} | ${bare.p99Ms} | ${bare.failures} | ${cpu(bare)} | | | | |`,
       `| an empty Fastify route (its JSON parser, 201): the framework's ceiling, not judged | ${fmt(floor.requestsPerSecond)} | ${floor.p50Ms} | ${floor.p99Ms} | ${floor.failures} | ${cpu(floor)} | ${percent(floor.requestsPerSecond / bare.requestsPerSecond)} | | | |`,
       `| Debrief on ${dialect}, ISSUE_GROUPING=off | ${fmt(ungrouped.requestsPerSecond)} | ${ungrouped.p50Ms} | ${ungrouped.p99Ms} | ${ungrouped.failures} | ${cpu(ungrouped)} | ${percent(ungrouped.requestsPerSecond / bare.requestsPerSecond)} | | | |`,
       `| Debrief on ${dialect} | ${fmt(debrief.requestsPerSecond)} | ${debrief.p50Ms} | ${debrief.p99Ms} | ${debrief.failures} | ${cpu(debrief)} | **${(ratio * 100).toFixed(1)}%** | ${cpuRatio} | ${targetText} | ${met} |`,
       `| grouping's cost: throughput below ISSUE_GROUPING=off, median of the rounds' pairs | | | | | ${Number.isNaN(extraCpu) ? 'n/a' : `+${fmt(extraCpu)}`} | **${percent(cost)}** | | ≤ ${percent(GROUPING_TARGETS.maxCost)} | ${mark(cost <= GROUPING_TARGETS.maxCost)} |`,
+      ...(noted && answerCost !== null
+        ? [
+            `| Debrief on ${dialect}, a project with agent-noted issues of the bench's tool ${NOTED_JOIN ? '(one the reports join: each waits for its placement; a look, not judged)' : "(the submit answer's match; its reports join none)"} | ${fmt(noted.requestsPerSecond)} | ${noted.p50Ms} | ${noted.p99Ms} | ${noted.failures} | ${cpu(noted)} | ${percent(noted.requestsPerSecond / bare.requestsPerSecond)} | | | |`,
+            `| the submit answer's cost: throughput below the plain project, median of the rounds' pairs | | | | | | **${percent(answerCost)}** | | ${NOTED_JOIN ? 'not judged' : `≤ ${percent(ANSWER_TARGET.maxCost)}`} | ${NOTED_JOIN ? '' : mark(answerCost <= ANSWER_TARGET.maxCost)} |`,
+          ]
+        : []),
       `| a report's wait for its issue (oldest ungrouped, every round, sampled each 250 ms) | | | **${fmt(waited)}** | | | | | ≤ ${fmt(GROUPING_TARGETS.maxWaitMs)} ms | ${mark(waited <= GROUPING_TARGETS.maxWaitMs)} |`,
     );
     notes.push(
-      `${dialect}: median of ${rounds.length} alternating rounds; throughput ratio per round ${rounds.map((round) => percent(ratioOf(round))).join(', ')}; an empty Fastify route ${rounds.map((round) => percent(round.floor.requestsPerSecond / round.bare.requestsPerSecond)).join(', ')}; without grouping ${rounds.map((round) => percent(round.ungrouped.requestsPerSecond / round.bare.requestsPerSecond)).join(', ')}; grouping's cost per round ${costs.map(percent).join(', ')}; oldest ungrouped per round ${rounds.map((round) => `${fmt(round.debrief.grouping.maxAgeMs)} ms`).join(', ')}, all grouped ${rounds.map((round) => (round.debrief.grouping.drainedMs === null ? 'not within 120 s' : `${fmt(round.debrief.grouping.drainedMs)} ms`)).join(', ')} after the load.`,
+      `${dialect}: median of ${rounds.length} alternating rounds; throughput ratio per round ${rounds.map((round) => percent(ratioOf(round))).join(', ')}; an empty Fastify route ${rounds.map((round) => percent(round.floor.requestsPerSecond / round.bare.requestsPerSecond)).join(', ')}; without grouping ${rounds.map((round) => percent(round.ungrouped.requestsPerSecond / round.bare.requestsPerSecond)).join(', ')}; grouping's cost per round ${costs.map(percent).join(', ')};${answerCosts.length > 0 ? ` the submit answer's cost per round ${answerCosts.map(percent).join(', ')};` : ''} oldest ungrouped per round ${rounds.map((round) => `${fmt(round.debrief.grouping.maxAgeMs)} ms`).join(', ')}, all grouped ${rounds.map((round) => (round.debrief.grouping.drainedMs === null ? 'not within 120 s' : `${fmt(round.debrief.grouping.drainedMs)} ms`)).join(', ')} after the load.`,
     );
   }
   lines.push('', ...notes);

@@ -51,6 +51,8 @@ const INGEST_TIMING: Timing = { warmupSeconds: 2, seconds: 8 };
  * can swing by several times across the rounds of one build).
  */
 const INGEST_ROUNDS = Number(process.env.DEBRIEF_BENCH_ROUNDS ?? 7);
+/** Issues with agent notes in the project of the ingest row that measures the submit answer. */
+const NOTED_ISSUES = 200;
 const READ_TIMING: Timing = { warmupSeconds: 1, seconds: 6 };
 /**
  * Ingest alone and beside the dashboard readers, alternating (DEBRIEF_BENCH_MIXED_ROUNDS). Five:
@@ -168,10 +170,10 @@ async function main(): Promise<void> {
           `  ${Math.round(floor.requestsPerSecond)} req/s, p99 ${floor.p99Ms} ms: ${percent(floor.requestsPerSecond / bare.requestsPerSecond)} of bare`,
         );
         /** One Debrief run of the round, on a fresh database, logged against bare. */
-        const serve = async (label: string, env: Record<string, string>) => {
+        const serve = async (label: string, env: Record<string, string>, notedIssues = 0) => {
           log(`ingest on ${dialect}, round ${round} of ${INGEST_ROUNDS}: ${label}…`);
           const measured = await withDatabase(make, (db) =>
-            benchDebriefIngest(db, INGEST_TIMING, env),
+            benchDebriefIngest(db, INGEST_TIMING, env, notedIssues),
           );
           const lag = measured.grouping
             ? `; oldest ungrouped ${measured.grouping.maxAgeMs} ms`
@@ -192,8 +194,15 @@ async function main(): Promise<void> {
         // database server's checkpoint of its writes, a busier page cache) falls on either.
         const ungroupedFirst = round % 2 === 0;
         const ungrouped = ungroupedFirst ? await off() : undefined;
+        // The submit answer's cost: a project whose issues of the bench's tool carry agent
+        // notes (seed-agent-notes.ts), so every report is matched against them. Before or after
+        // the plain grouping run, in turns, like the run without grouping.
+        const withNotes = () =>
+          serve(`a project with ${NOTED_ISSUES} agent-noted issues`, INGEST_ENV, NOTED_ISSUES);
+        const notedFirst = round % 2 === 1 ? await withNotes() : undefined;
         const debrief = await grouped();
-        rounds.push({ bare, floor, debrief, ungrouped: ungrouped ?? (await off()) });
+        const noted = notedFirst ?? (await withNotes());
+        rounds.push({ bare, floor, debrief, ungrouped: ungrouped ?? (await off()), noted });
       }
       ingest.push({ dialect, rounds });
       if (only === 'ingest') continue;
@@ -218,7 +227,13 @@ async function main(): Promise<void> {
   process.stdout.write(`${out.join('\n')}\n`);
   const invalid = [
     ...ingest.flatMap((r) =>
-      r.rounds.flatMap((round) => [round.bare, round.floor, round.debrief, round.ungrouped]),
+      r.rounds.flatMap((round) => [
+        round.bare,
+        round.floor,
+        round.debrief,
+        round.ungrouped,
+        ...(round.noted ? [round.noted] : []),
+      ]),
     ),
     ...reads.flatMap(({ run }) => [
       ...run.rows,

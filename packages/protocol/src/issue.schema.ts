@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OUTCOMES } from './outcomes.js';
 import { fromNotAfterTo, pageLimit, positiveInt, TimeBoundParam } from './query.schema.js';
 import {
+  AGENT_NOTE_MAX_LENGTH,
   describeValue,
   hasNoNul,
   LABEL_MAX_LENGTH,
@@ -137,6 +138,8 @@ export type IssueList = z.infer<typeof IssueList>;
 export const IssueDetail = IssueSummary.extend({
   resolved_at: WireTimestamp.nullable(),
   note: z.string().nullable(),
+  /** What agents that report this issue are told in the submit answer; null: nothing. */
+  agent_note: z.string().nullable(),
   outcome_counts: z.object({
     success: z.number().int(),
     failure: z.number().int(),
@@ -193,11 +196,23 @@ export const UpdateIssueBody = z
       .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
       .nullable()
       .optional(),
+    agent_note: z
+      .string({ error: 'must be a string, or null to clear the agent note' })
+      .max(AGENT_NOTE_MAX_LENGTH, {
+        error: `must be at most ${AGENT_NOTE_MAX_LENGTH} characters: agents read it in the submit answer`,
+      })
+      .refine(hasNoNul, { error: NUL_CHARACTER_MESSAGE })
+      .nullable()
+      .optional(),
   })
   .refine(
-    (body) => body.status !== undefined || body.note !== undefined || body.title !== undefined,
+    (body) =>
+      body.status !== undefined ||
+      body.note !== undefined ||
+      body.agent_note !== undefined ||
+      body.title !== undefined,
     {
-      error: 'must have status (open, resolved or ignored), note or title, or several',
+      error: 'must have status (open, resolved or ignored), note, agent_note or title, or several',
       path: [],
     },
   )

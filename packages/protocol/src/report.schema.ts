@@ -152,10 +152,28 @@ export type SubmitReportBody = z.input<typeof SubmitReportBody>;
  */
 export const Redactions = z.number().int().min(0).default(0);
 
+/** The longest `agent_note` a developer can leave on an issue for the agents that report it. */
+export const AGENT_NOTE_MAX_LENGTH = 1_000;
+
+/**
+ * What the developer already knows about the problem a report describes: present on the submit
+ * answer only when the report joined an issue that has an agent note, or is resolved or ignored.
+ * `status` is the issue's status as the developer set it; `agent_note` their words to agents.
+ * Nothing else about a project is ever told to an ingest key.
+ */
+export const SubmitReportIssue = z.object({
+  id: z.string().regex(/^[0-9a-f]{32}$/),
+  status: z.enum(['open', 'resolved', 'ignored']),
+  agent_note: z.string().max(AGENT_NOTE_MAX_LENGTH).optional(),
+});
+export type SubmitReportIssue = z.infer<typeof SubmitReportIssue>;
+
 export const SubmitReportResponse = z.object({
   ok: z.literal(true),
   id: z.string().regex(/^[0-9a-f]{32}$/),
   redactions: Redactions,
+  /** Additive: absent when nothing is known, or the answer was not found within its bounded wait. */
+  issue: SubmitReportIssue.optional(),
 });
 export type SubmitReportResponse = z.infer<typeof SubmitReportResponse>;
 

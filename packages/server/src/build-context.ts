@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
+import { AnswerableIssues, createIssueAnswers } from './issues/agent-loop/index.js';
 import { createGrouper } from './issues/pipeline/index.js';
 import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { apiKeyCache } from './keys/key.service.js';
@@ -123,6 +124,19 @@ export async function buildContext(
     opened.push(() => notifications.stop());
     const running = producers.start();
     opened.push(() => running.close());
+    const answerableIssues = new AnswerableIssues(db, bus);
+    // A SQLite file's writer groups reports as it moves them, and reading a placement moves
+    // them: only the background grouper elsewhere needs waking.
+    const groupsOnMove = database.sqlitePath !== null && database.sqlitePath !== ':memory:';
+    const issueAnswers =
+      config.issueGrouping && config.issueAnswerWaitMs > 0
+        ? createIssueAnswers({
+            db,
+            issues: answerableIssues,
+            wakeGrouper: groupsOnMove ? () => {} : () => grouper.wake(),
+            waitMs: config.issueAnswerWaitMs,
+          })
+        : null;
     return {
       config,
       database,
@@ -136,6 +150,8 @@ export async function buildContext(
       reportScreen: createReportScreen(db, config, ingestKeys),
       grouper,
       deliverer: notifications.deliverer,
+      issueAnswers,
+      answerableIssues,
       apiKeys: apiKeyCache(db),
       ownedProjects: ownedProjectCache(db),
       sessions: sessionCache(db),

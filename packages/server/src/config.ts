@@ -173,6 +173,15 @@ export const Env = z.object({
     .describe(
       'true: notification destinations may be private, loopback or link-local addresses (a receiver on this network)',
     ),
+  ISSUE_ANSWER_WAIT_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds from 0 to 5000' })
+    .int({ error: 'must be a whole number of milliseconds from 0 to 5000' })
+    .min(0, { error: 'must be a whole number of milliseconds from 0 to 5000' })
+    .max(5000, { error: 'must be a whole number of milliseconds from 0 to 5000' })
+    .default(200)
+    .describe(
+      "The longest a submit waits to tell the agent its report's issue (agent note, resolved or ignored); 0 = never tells",
+    ),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info')
@@ -273,6 +282,7 @@ function toConfig(e: z.output<typeof Env>) {
       retryScheduleMs: e.NOTIFY_RETRY_SCHEDULE as readonly number[],
       allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS === 'true',
     },
+    issueAnswerWaitMs: e.ISSUE_ANSWER_WAIT_MS,
     readTimeoutMs: e.READ_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -3,6 +3,7 @@ import type { PasswordHasher } from './accounts/password-hasher.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
+import type { AnswerableIssues } from './issues/agent-loop/index.js';
 import type { Grouper } from './issues/pipeline/index.js';
 import type { ApiKeys } from './keys/key.service.js';
 import type { ForwardingSecrets } from './limits/forwarding/forwarding-secrets.js';
@@ -11,6 +12,7 @@ import type { ThrottleLog } from './limits/throttle-log.js';
 import type { Deliverer } from './notifications/index.js';
 import type { OwnedProjects } from './projects/project.service.js';
 import type { EventBus } from './realtime/event-bus.js';
+import type { IssueAnswerPort } from './reports/issue-answer-port.js';
 import type { ReportScreen } from './reports/screening/report-screen.js';
 import type { ReportWriter } from './reports/write-path/index.js';
 import type { Sessions } from './sessions/session.service.js';
@@ -39,6 +41,13 @@ export interface AppContext {
   grouper: Grouper;
   /** Sends the notifications' outbox (notifications/deliverer.ts); started with the context. */
   deliverer: Deliverer;
+  /**
+   * The submit answer's `issue` (issues/agent-loop/); null when reports are not grouped
+   * (ISSUE_GROUPING=off), and then the answer is the plain `{ok, id}`.
+   */
+  issueAnswers: IssueAnswerPort | null;
+  /** Per project, the issues an agent may be told of; triage invalidates a project's. */
+  answerableIssues: AnswerableIssues;
   /** The secret API keys as read requests check them, kept a few seconds (keys/key.service.ts). */
   apiKeys: ApiKeys;
   /** Which account owns which project, kept a few seconds (projects/project.service.ts). */

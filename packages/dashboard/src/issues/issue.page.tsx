@@ -17,6 +17,7 @@ import { formatCount, formatDay, OUTCOME_LABELS } from '../ui/format';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { RelativeTime } from '../ui/relative-time';
 import { useTitle } from '../ui/use-title';
+import { AgentNote } from './agent-note';
 import { IssueActivity } from './issue-activity';
 import { IssuePicker } from './issue-picker';
 import { IssueReports } from './issue-reports';
@@ -156,6 +157,12 @@ export function IssuePage({ project, issueId }: { project: ConsoleProject; issue
 
       <div className="issue-grid">
         <IssueNote key={data.id} path={path} note={data.note} onSaved={issue.reload} />
+        <AgentNote
+          key={`agent-${data.id}`}
+          path={path}
+          agentNote={data.agent_note}
+          onSaved={issue.reload}
+        />
         <section className="card" aria-labelledby="issue-numbers-title">
           <h3 id="issue-numbers-title" className="card-title">
             {formatCount(data.report_count)} {data.report_count === 1 ? 'report' : 'reports'}
@@ -260,7 +267,7 @@ function IssueNote({
   return (
     <section className="card" aria-labelledby="issue-note-title">
       <h3 id="issue-note-title" className="card-title">
-        Note
+        Note <span className="muted small">(private: agents never see it)</span>
       </h3>
       <form
         className="issue-note"

@@ -20,6 +20,13 @@ export const EXAMPLE_REPORT = {
   issue_reason: 'same tool, 0.82 similar to the issue',
 };
 
+/** The submit answer's `issue`: what the developer already knows of the report's issue. */
+export const EXAMPLE_SUBMIT_ISSUE = {
+  id: EXAMPLE_ISSUE_ID,
+  status: 'resolved',
+  agent_note: 'Use page= instead of cursor= until 2.3.',
+};
+
 export const EXAMPLE_ISSUE = {
   id: EXAMPLE_ISSUE_ID,
   title: 'search_issues: page 2 repeats page 1',

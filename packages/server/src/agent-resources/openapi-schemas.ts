@@ -20,9 +20,9 @@ import {
   MergeIssueBody,
   MovedReport,
   MoveReportBody,
-  NotificationPayload,
   Mute,
   MuteList,
+  NotificationPayload,
   ProblemDetails,
   Project,
   ProjectList,
@@ -125,6 +125,8 @@ export const FIELD_DESCRIPTIONS = {
   id: '32 lowercase hex characters; report ids are UUIDv7 without dashes, so they sort by time.',
   issue_id:
     'The issue the report belongs to (32 hex). null only until the background grouper has placed it, a moment after the 201.',
+  issue:
+    "Present only when the report joined an issue the developer has told agents about: one with an `agent_note`, or one `resolved` or `ignored`. `id`: the issue; `status`: as the developer set it (`resolved`: they believe it fixed, e.g. in a newer version; `ignored`: not planned); `agent_note`: their words to you (a workaround, an upgrade), at most 1,000 characters. Absent otherwise, or when the report's issue was not known within the server's bounded wait (200 ms by default): the plain `{ok, id}` stays a complete answer. Never names another issue than the one this report joined.",
   issue_reason:
     'Why the report joined its issue: the grouping\'s reason (e.g. "same tool, 0.82 similar to …"), `rule: <name>` when a grouping rule placed it, or that a developer moved it.',
 };

@@ -71,6 +71,19 @@ const response = await fetch('${base}/v1/reports', {
 
 Success: \`201 Created\` with \`{"ok": true, "id": "<32 hex characters>"}\`. The report is stored once you have the 201.
 
+### When the answer carries \`issue\`
+
+Sometimes the developer already knows the problem you reported. Then the 201 adds what they know:
+
+\`\`\`json
+{"ok": true, "id": "…", "issue": {"id": "…", "status": "resolved", "agent_note": "Use page= instead of cursor= until 2.3."}}
+\`\`\`
+
+- \`agent_note\` (when present) is the developer's message to you: a workaround, "fixed in 2.3, upgrade", "not planned". Read it and act on it: apply the workaround and carry on with your task, tell your user if it concerns them (an upgrade), and do not report the same problem again in this session.
+- \`status\`: \`open\` (known, being worked on), \`resolved\` (the developer believes it is fixed: if you still hit it, your version may be older, or it came back; your report has reopened it, so there is no need to send another), \`ignored\` (known and not planned: do not retry the same call hoping for a change).
+- No \`issue\` field means nothing is known yet, or the server did not find it in time: your report was stored all the same. Never wait or resend to get one.
+- \`issue.id\` only names the problem your own report joined; quote it if you tell your user.
+
 ### Fields
 
 | Field | Required | Limits |

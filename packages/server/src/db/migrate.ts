@@ -31,9 +31,10 @@ import { similarRejectionsMigration } from './migrations/0022-similar-rejections
 import { issueActivityMigration } from './migrations/0023-issue-activity.js';
 import { notificationDestinationsMigration } from './migrations/0025-notification-destinations.js';
 import { notificationOutboxMigration } from './migrations/0026-notification-outbox.js';
+import { notificationStateMigration } from './migrations/0028-notification-state.js';
+import { agentNotesMigration } from './migrations/0029-agent-notes.js';
 import { toolUsageMigration } from './migrations/0030-tool-usage.js';
 import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets.js';
-import { notificationStateMigration } from './migrations/0028-notification-state.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -63,11 +64,12 @@ export function migrations(db: Database): Record<string, Migration> {
     '0021-issue-merges': issueMergesMigration(db.dialect),
     '0022-similar-rejections': similarRejectionsMigration(db.dialect),
     '0023-issue-activity': issueActivityMigration(db.dialect),
-    '0030-tool-usage': toolUsageMigration(db.dialect),
-    '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
     '0025-notification-destinations': notificationDestinationsMigration(),
     '0026-notification-outbox': notificationOutboxMigration(),
     '0028-notification-state': notificationStateMigration(db.dialect),
+    '0029-agent-notes': agentNotesMigration(),
+    '0030-tool-usage': toolUsageMigration(db.dialect),
+    '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
   };
 }
 

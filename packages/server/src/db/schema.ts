@@ -146,6 +146,8 @@ export interface IssuesTable {
   first_seen: Timestamp;
   last_seen: Timestamp;
   note: string | null;
+  /** Told to the agents whose reports join it, in the submit answer (migration 0029). */
+  agent_note: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -104,6 +104,7 @@ export async function getIssue(
     ...toIssueSummary(row),
     resolved_at: toWireTimestamp(row.resolved_at),
     note: row.note,
+    agent_note: row.agent_note,
     outcome_counts: countsOfRow(row),
     sources,
     clients,

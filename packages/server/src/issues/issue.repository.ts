@@ -28,6 +28,7 @@ export const ISSUE_COLUMNS = [
   'first_seen',
   'last_seen',
   'note',
+  'agent_note',
   'created_at',
   'updated_at',
 ] as const;
@@ -283,6 +284,7 @@ export async function updateIssueFields(
     resolvedAt?: string | null;
     note?: string | null;
     title?: string;
+    agentNote?: string | null;
     now: Date;
   },
 ): Promise<void> {
@@ -293,6 +295,7 @@ export async function updateIssueFields(
       ...(fields.title !== undefined ? { title: fields.title } : {}),
       ...(fields.resolvedAt !== undefined ? { resolved_at: fields.resolvedAt } : {}),
       ...(fields.note !== undefined ? { note: fields.note } : {}),
+      ...(fields.agentNote !== undefined ? { agent_note: fields.agentNote } : {}),
       updated_at: fields.now.toISOString(),
     })
     .where('id', '=', issueId)

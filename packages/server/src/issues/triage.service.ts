@@ -53,10 +53,10 @@ export async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<D
 }
 
 /**
- * Sets an issue's status, note and/or title. Resolving records when; reopening by hand keeps
- * `regressed_at` (it is history); a change of status is announced on the event stream. A title
- * given here stays: the grouper names an issue once, when it creates it. Each change is an
- * entry of the issue's history, in the same transaction.
+ * Sets an issue's status, note, agent note and/or title. Resolving records when; reopening by
+ * hand keeps `regressed_at` (it is history); a change of status is announced on the event
+ * stream. A title given here stays: the grouper names an issue once, when it creates it. Each
+ * change is an entry of the issue's history, in the same transaction.
  */
 export async function updateIssue(
   ctx: AppContext,
@@ -64,7 +64,12 @@ export async function updateIssue(
   actor: IssueActor,
   projectId: string,
   issueId: string,
-  body: { status?: UpdateIssueBody['status']; note?: string | null; title?: string },
+  body: {
+    status?: UpdateIssueBody['status'];
+    note?: string | null;
+    agent_note?: string | null;
+    title?: string;
+  },
 ): Promise<IssueDetail> {
   const project = await getOwnedProject(ctx, accountId, projectId);
   if (!ISSUE_ID.test(issueId)) throw issueNotFound();
@@ -84,6 +89,7 @@ export async function updateIssue(
           : null
         : undefined,
       note,
+      agentNote: emptyIsNull(body.agent_note),
       title: body.title,
       now,
     });
@@ -105,9 +111,16 @@ export async function updateIssue(
     if (noteChanged) await recordIssueActivity(trx, { ...entry, action: 'note', to: note });
     return statusChanged;
   });
+  // The next report of this project is answered with the issue as it is now (agent-loop/).
+  ctx.answerableIssues.invalidate(project.id);
   if (changed)
     await announceIssueChanges(ctx, [{ projectId: project.id, issueId, change: 'status' }]);
   return getIssue(ctx, accountId, project.id, issueId);
+}
+
+/** A text field of the body: absent stays absent, "" clears it like null. */
+function emptyIsNull(value: string | null | undefined): string | null | undefined {
+  return value === '' ? null : value;
 }
 
 /**
@@ -167,6 +180,8 @@ export async function mergeIssue(
     });
     return toIssueSummary(source);
   });
+  // Signatures changed: the submit answer's guesses are made against them anew.
+  ctx.answerableIssues.invalidate(project.id);
   await announceIssueChanges(
     ctx,
     [{ projectId: project.id, issueId, change: 'merged', into }],
@@ -277,6 +292,7 @@ export async function moveReport(
     }
     return { fromId, targetId, created, fromDeleted };
   });
+  ctx.answerableIssues.invalidate(project.id);
   if (result.created)
     await announceIssueChanges(ctx, [
       { projectId: project.id, issueId: result.targetId, change: 'created' },

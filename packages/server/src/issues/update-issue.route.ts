@@ -24,14 +24,18 @@ export function registerUpdateIssue(app: FastifyInstance, ctx: AppContext): void
       doc: {
         operationId: 'updateIssue',
         tags: ['Issues'],
-        summary: 'Resolve, ignore or reopen an issue; set its note or rename it',
-        description: `\`status\`: \`open\`, \`resolved\` (a new report reopens it and sets \`regressed_at\`) or \`ignored\` (stays ignored whatever arrives). \`note\`: the developer note, null or "" to clear. \`title\`: a new title (1–200 characters, trimmed), which stays: the grouper names an issue only when it creates it. At least one of the three. Each change is recorded in the issue's history (GET …/issues/{issueId}/activity) with who made it.${TRIAGE_NOTE}`,
+        summary: 'Resolve, ignore or reopen an issue; set its notes or rename it',
+        description: `\`status\`: \`open\`, \`resolved\` (a new report reopens it and sets \`regressed_at\`) or \`ignored\` (stays ignored whatever arrives). \`note\`: the developer's private note, null or "" to clear. \`agent_note\` (at most 1,000 characters, null or "" to clear): told to every agent whose report joins this issue, in the submit answer's \`issue\` field (a workaround, "fixed in 2.3, upgrade", "not planned"); an agent never sees \`note\`. \`title\`: a new title (1–200 characters, trimmed), which stays: the grouper names an issue only when it creates it. At least one of the four. Each change is recorded in the issue's history (GET …/issues/{issueId}/activity) with who made it.${TRIAGE_NOTE}`,
         security: TRIAGE_SECURITY,
         parameters: { projectId: PROJECT_ID_DESCRIPTION, issueId: ISSUE_ID_DESCRIPTION },
         requestExamples: {
           resolve: {
             summary: 'Resolve with a note',
             value: { status: 'resolved', note: 'Fixed in 2.3.1' },
+          },
+          agentNote: {
+            summary: 'Tell the reporting agents a workaround',
+            value: { agent_note: 'Use page= instead of cursor= until 2.3.' },
           },
         },
         responses: { '200': { description: 'The issue after the change.', schema: IssueDetail } },

@@ -4,6 +4,7 @@ import {
   type Report,
   type ReportList,
   type ReportMetadata,
+  type SubmitReportIssue,
   type ValidReportInput,
 } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
@@ -19,6 +20,7 @@ import type { ThrottleLog } from '../limits/throttle-log.js';
 import { getOwnedProject, type OwnedProjects } from '../projects/project.service.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import { seekDeepPage } from './deep-page.repository.js';
+import type { IssueAnswerPort } from './issue-answer-port.js';
 import {
   countReportsByOutcome,
   listReportsPage,
@@ -62,11 +64,12 @@ export async function submitReport(
     reportWriter: ReportWriter;
     throttles: ThrottleLog;
     bus: EventBus;
+    issueAnswers: IssueAnswerPort | null;
   },
   ingestKey: string,
   valid: ValidReportInput,
   admission: Admission,
-): Promise<Report> {
+): Promise<{ report: Report; issue: SubmitReportIssue | null }> {
   const { input, redactions } = await ctx.reportScreen.screen(ingestKey, valid);
   const now = new Date();
   const report = {
@@ -108,8 +111,19 @@ export async function submitReport(
   // The 201 follows the announcement (realtime/event-bus.ts): the next report this client
   // sends, to any instance, reaches the live streams after this one.
   const published = ctx.bus.publish(outcome.projectId, stored);
+  // What the developer already knows of the report's issue, for the agent: synchronously
+  // nothing for a project with no answerable issue; else found within a bounded wait.
+  const answer = ctx.issueAnswers?.answer({
+    id: report.id,
+    projectId: outcome.projectId,
+    outcome: input.outcome,
+    toolName: input.tool_name,
+    source: input.source,
+    details: input.details,
+    metadata: input.metadata,
+  });
   if (published) await published;
-  return stored;
+  return { report: stored, issue: answer ? await answer : null };
 }
 
 export async function listReports(

@@ -7,7 +7,11 @@ import {
 } from '@debrief/protocol';
 import type { FastifyInstance } from 'fastify';
 import { SUBMIT_ERROR_CODES } from '../agent-resources/error-guide.js';
-import { EXAMPLE_ID, EXAMPLE_INGEST_KEY } from '../agent-resources/openapi-examples.js';
+import {
+  EXAMPLE_ID,
+  EXAMPLE_INGEST_KEY,
+  EXAMPLE_SUBMIT_ISSUE,
+} from '../agent-resources/openapi-examples.js';
 import { OUTCOME_EXAMPLE_TOOLS, OUTCOME_EXAMPLES } from '../agent-resources/skill-document.js';
 import type { AppContext } from '../context.js';
 import { requireJsonObject, validateFields } from '../http/body.js';
@@ -35,7 +39,7 @@ const SUBMIT_CONTRACT: RouteContract = {
     tags: ['Reports'],
     summary: 'Submit a report',
     description:
-      'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing. Rate limits: token buckets per ingest key and per client address, and a daily share of the monthly quota per address; a 429 `rate_limited` (with `Retry-After`, `RateLimit` and `RateLimit-Policy`) stores nothing and uses no quota. Secrets: credentials (cloud, GitHub, Slack, Stripe, OpenAI, Anthropic and npm keys, JWTs, bearer tokens, private keys, passwords in URLs and connection strings, Debrief API keys) in `details`, `tool_name`, `source` and metadata values are replaced by `[REDACTED:<kind>]` before anything is stored, and `redactions` says how many; a project can ask for email addresses and phone numbers too. Labels: a project holds a limited number of distinct `tool_name` and `source` values (1,000 each by default); a report with a new one past that is a 400 `too_many_tool_names` / `too_many_sources` and stores nothing.',
+      'An agent says how a tool worked. Authenticated by the public `ingest_key` in the body (no header). The body is parsed as JSON whatever the Content-Type says. The key is checked before the other fields. CORS: any origin may call it. Quota: a 429 `quota_exceeded` stores nothing. Rate limits: token buckets per ingest key and per client address, and a daily share of the monthly quota per address; a 429 `rate_limited` (with `Retry-After`, `RateLimit` and `RateLimit-Policy`) stores nothing and uses no quota. Secrets: credentials (cloud, GitHub, Slack, Stripe, OpenAI, Anthropic and npm keys, JWTs, bearer tokens, private keys, passwords in URLs and connection strings, Debrief API keys) in `details`, `tool_name`, `source` and metadata values are replaced by `[REDACTED:<kind>]` before anything is stored, and `redactions` says how many; a project can ask for email addresses and phone numbers too. Labels: a project holds a limited number of distinct `tool_name` and `source` values (1,000 each by default); a report with a new one past that is a 400 `too_many_tool_names` / `too_many_sources` and stores nothing. The answer: when the report joins an issue the developer has told agents about (an `agent_note`, or resolved or ignored), `issue` says so; an agent should read `agent_note` and act on it (apply the workaround, upgrade, stop retrying) instead of reporting the same problem again. The answer waits at most a bounded time (200 ms by default) for the issue of the report; without it the answer is the plain one.',
     security: [],
     headers: FORWARDING_HEADERS,
     requestExamples: Object.fromEntries(
@@ -55,9 +59,10 @@ const SUBMIT_CONTRACT: RouteContract = {
     ),
     responses: {
       '201': {
-        description: 'Stored (committed: it survives a crash of the server).',
+        description:
+          'Stored (committed: it survives a crash of the server). `issue` is added when the report joined an issue with an agent note, or a resolved or ignored one (the example); most answers are `{ok, id, redactions}` alone.',
         schema: SubmitReportResponse,
-        example: { ok: true, id: EXAMPLE_ID, redactions: 0 },
+        example: { ok: true, id: EXAMPLE_ID, redactions: 0, issue: EXAMPLE_SUBMIT_ISSUE },
       },
     },
     errors: SUBMIT_ERROR_CODES,
@@ -100,12 +105,13 @@ export function registerSubmitReport(app: FastifyInstance, ctx: AppContext): voi
           throw error;
         }
       }
-      const report = await submitReport(ctx, ingestKey, input, admission);
+      const { report, issue } = await submitReport(ctx, ingestKey, input, admission);
       const response: SubmitReportResponse = {
         ok: true,
         id: report.id,
         redactions: report.redactions,
       };
+      if (issue) response.issue = issue;
       return reply.code(201).send(response);
     },
   });

@@ -33,6 +33,7 @@ describe('configuration', () => {
         ],
         allowPrivateDestinations: false,
       },
+      issueAnswerWaitMs: 200,
       logLevel: 'info',
       trustProxy: false,
       http: {
