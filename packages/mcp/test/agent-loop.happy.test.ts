@@ -1,28 +1,18 @@
 import { DEBRIEF_INSTRUCTIONS, withDebriefInstructions } from '@debrief/mcp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
-import { type Receiver, startReceiver } from '../../client/test/recording-receiver.js';
+import { AGENT_LOOP_ENV, notedIssue, reportsOf } from '../../client/test/support/real-debrief.js';
 import { textOf } from './mcp-pair.js';
 import { SDK_KITS } from './sdk-kits.js';
 
 const KEY = `wk_${'a'.repeat(32)}`;
-const NOTED_ISSUE = {
-  id: 'e'.repeat(32),
-  status: 'open',
-  agent_note: 'Use page= instead of cursor= until 2.3.',
-};
 
 describe.each(SDK_KITS)('the agent loop on %s', (_sdk, kit) => {
   let debrief: TestServer;
-  let receiver: Receiver | undefined;
   beforeAll(async () => {
-    debrief = await startTestServer('sqlite');
+    debrief = await startTestServer('sqlite', AGENT_LOOP_ENV);
   });
   afterAll(() => debrief.close());
-  afterEach(async () => {
-    await receiver?.close();
-    receiver = undefined;
-  });
 
   it('gives the client the instructions, after the host’s own', async () => {
     const { client, close } = await kit.connectPair(
@@ -63,24 +53,65 @@ describe.each(SDK_KITS)('the agent loop on %s', (_sdk, kit) => {
   });
 
   it('hands the developers’ note to the agent, in the structured answer and the text', async () => {
-    receiver = await startReceiver((path) =>
-      path === '/v1/reports'
-        ? { status: 201, body: { ok: true, id: 'f'.repeat(32), issue: NOTED_ISSUE } }
-        : undefined,
+    const t = await debrief.tenant();
+    const note = 'Use page= instead of cursor= until 2.3.';
+    const issue = await notedIssue(
+      debrief,
+      t,
+      { tool_name: 'forecast', details: 'Pagination broken: cursor= returns page 1 again' },
+      { agent_note: note, note: 'private: the cache layer drops the cursor' },
     );
-    const url = receiver.url;
     const { client, close } = await kit.connectPair((server) =>
-      kit.attach(server, { ingestKey: KEY, baseUrl: url, countCalls: false }),
+      kit.attach(server, { ingestKey: t.ingestKey, baseUrl: debrief.url, countCalls: false }),
     );
     try {
       const result = await client.callTool({
         name: 'report_feedback',
-        arguments: { outcome: 'failure', details: 'cursor= is ignored', tool_name: 'forecast' },
+        arguments: {
+          outcome: 'failure',
+          tool_name: 'forecast',
+          details: 'pagination broken, cursor= gives page 1 again',
+        },
       });
-      expect(result.structuredContent).toEqual({ id: 'f'.repeat(32), issue: NOTED_ISSUE });
-      expect(textOf(result)).toContain(
-        'Their note for agents: Use page= instead of cursor= until 2.3.',
-      );
+      // The note of the issue the report joined, and nothing else about the project.
+      expect(result.structuredContent).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        issue: { id: issue.id, status: 'open', agent_note: note },
+      });
+      expect(textOf(result)).toContain(`Their note for agents: ${note}`);
+      expect(JSON.stringify(result)).not.toContain('private');
+      const stored = await reportsOf(debrief, t);
+      expect(stored.find((r) => r.id === result.structuredContent.id)?.issue_id).toBe(issue.id);
+    } finally {
+      await close();
+    }
+  });
+
+  it('tells the agent an issue is resolved, without a note to pass on', async () => {
+    const t = await debrief.tenant();
+    const issue = await notedIssue(
+      debrief,
+      t,
+      { tool_name: 'forecast', details: 'Timeout talking to the upstream weather API' },
+      { status: 'resolved', note: 'private: raised the pool size' },
+    );
+    const { client, close } = await kit.connectPair((server) =>
+      kit.attach(server, { ingestKey: t.ingestKey, baseUrl: debrief.url, countCalls: false }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'report_feedback',
+        arguments: {
+          outcome: 'failure',
+          tool_name: 'forecast',
+          details: 'timeout talking to the upstream weather API',
+        },
+      });
+      expect(result.structuredContent).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        issue: { id: issue.id, status: 'resolved' },
+      });
+      expect(JSON.stringify(result)).not.toContain('private');
     } finally {
       await close();
     }
