@@ -1,16 +1,15 @@
 import { createDebriefMcp, DEBRIEF_INSTRUCTIONS, withDebriefInstructions } from '@debrief/mcp/v2';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../client/test/recording-receiver.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
+import {
+  AGENT_LOOP_ENV,
+  notedIssue,
+  reportsOf,
+  toolRatesOf,
+} from '../../client/test/support/real-debrief.js';
 import { textOf } from './mcp-pair.js';
-
-const KEY = `wk_${'a'.repeat(32)}`;
-const NOTED_ISSUE = {
-  id: 'e'.repeat(32),
-  status: 'ignored',
-  agent_note: 'Not planned: use cities.',
-};
 
 /**
  * MCP 2026-07-28 as SDK 2.x serves it over HTTP: stateless, a server built per request by the
@@ -49,29 +48,47 @@ async function connectStateless(debrief: ReturnType<typeof createDebriefMcp>) {
   };
 }
 
-describe('SDK 2.x on protocol 2026-07-28, stateless', () => {
-  let receiver: Receiver | undefined;
-  afterEach(async () => {
-    await receiver?.close();
-    receiver = undefined;
+describe('SDK 2.x on protocol 2026-07-28, stateless, against a real Debrief', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', AGENT_LOOP_ENV);
   });
+  afterAll(() => server.close());
 
   it('serves the instructions, hands the note back, and reads the client from the envelope', async () => {
-    receiver = await startReceiver((path) =>
-      path === '/v1/reports'
-        ? { status: 201, body: { ok: true, id: 'f'.repeat(32), issue: NOTED_ISSUE } }
-        : undefined,
+    const t = await server.tenant();
+    const note = 'Not planned: use cities.';
+    const issue = await notedIssue(
+      server,
+      t,
+      {
+        outcome: 'request',
+        tool_name: 'forecast',
+        details: 'Wanted hourly forecasts, only daily ones exist',
+      },
+      { status: 'ignored', agent_note: note },
     );
-    const debrief = createDebriefMcp({ ingestKey: KEY, baseUrl: receiver.url, capture: true });
+    const debrief = createDebriefMcp({
+      ingestKey: t.ingestKey,
+      baseUrl: server.url,
+      capture: true,
+    });
     const { client, close } = await connectStateless(debrief);
     try {
       expect(client.getInstructions()?.endsWith(DEBRIEF_INSTRUCTIONS)).toBe(true);
       const result = await client.callTool({
         name: 'report_feedback',
-        arguments: { outcome: 'request', details: 'wanted hourly forecasts' },
+        arguments: {
+          outcome: 'request',
+          tool_name: 'forecast',
+          details: 'wanted hourly forecasts, only daily ones exist',
+        },
       });
-      expect(result.structuredContent).toEqual({ id: 'f'.repeat(32), issue: NOTED_ISSUE });
-      expect(textOf(result)).toContain('Their note for agents: Not planned: use cities.');
+      expect(result.structuredContent).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        issue: { id: issue.id, status: 'ignored', agent_note: note },
+      });
+      expect(textOf(result)).toContain(`Their note for agents: ${note}`);
 
       const answers = await Promise.all(
         Array.from({ length: 50 }, () => client.callTool({ name: 'explode', arguments: {} })),
@@ -80,18 +97,30 @@ describe('SDK 2.x on protocol 2026-07-28, stateless', () => {
       for (let i = 0; i < 5; i++) await client.callTool({ name: 'forecast', arguments: {} });
       await debrief.close();
 
-      const reports = receiver.to('/v1/reports').map((r) => r.body);
-      expect(reports).toHaveLength(2);
-      expect(reports[0].metadata).toMatchObject({ client_name: 'test-agent' });
-      expect(reports[1]).toMatchObject({
+      // Newest first: the captured failure, the agent's request, the first report of the issue.
+      const reports = await reportsOf(server, t);
+      expect(reports).toHaveLength(3);
+      expect(reports[1]?.metadata).toMatchObject({
+        client_name: 'test-agent',
+        client_version: '9.9.9',
+      });
+      expect(reports[0]).toMatchObject({
         outcome: 'failure',
         tool_name: 'explode',
         source: 'weather-mcp',
-        metadata: { client_name: 'test-agent', client_version: '9.9.9', captured: true },
+        details: 'Error: database connection lost (attempt 3)',
+        metadata: {
+          client_name: 'test-agent',
+          client_version: '9.9.9',
+          server_version: '2.0.0',
+          captured: true,
+        },
       });
-      const tools = receiver.to('/v1/usage').map((r) => r.body.tools);
-      const sum = (name: string) => tools.reduce((n, t) => n + (t[name]?.calls ?? 0), 0);
-      expect([sum('explode'), sum('forecast')]).toEqual([50, 5]);
+      const rates = await toolRatesOf(server, t);
+      const byName = Object.fromEntries(
+        rates.tools.map((r) => [r.tool_name, [r.calls, r.errors, r.reports]]),
+      );
+      expect(byName).toEqual({ explode: [50, 50, 1], forecast: [5, 0, 2] });
     } finally {
       await close();
     }

@@ -28,7 +28,7 @@ export const AGENT_LOOP_ENV = { ISSUE_ANSWER_WAIT_MS: '5000' };
 export async function notedIssue(
   server: TestServer,
   t: Tenant,
-  report: { tool_name: string; details: string },
+  report: { tool_name: string; details: string; outcome?: string },
   change: { agent_note?: string; status?: 'open' | 'resolved' | 'ignored'; note?: string },
 ): Promise<IssueDetail> {
   const first = await submit(server, t, { outcome: 'failure', ...report });
