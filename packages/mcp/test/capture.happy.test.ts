@@ -1,8 +1,8 @@
-import { createReader } from '@debrief/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { startScriptedProxy } from '../../client/test/local-servers.js';
 import { startReceiver } from '../../client/test/recording-receiver.js';
+import { reportsOf, toolRatesOf } from '../../client/test/support/real-debrief.js';
 import { textOf } from './mcp-pair.js';
 import { SDK_KITS } from './sdk-kits.js';
 
@@ -48,11 +48,9 @@ describe.each(SDK_KITS)('failure capture and call counts on %s', (_sdk, kit) => 
         expect(textOf(answer)).toContain('database connection lost (attempt 3)');
       }
       await dm.flush();
-      const list = await createReader({ apiKey: t.apiKey, baseUrl: debrief.url }).getReports(
-        t.projectId,
-      );
-      expect(list.reports).toHaveLength(1);
-      expect(list.reports[0]).toMatchObject({
+      const reports = await reportsOf(debrief, t);
+      expect(reports).toHaveLength(1);
+      expect(reports[0]).toMatchObject({
         outcome: 'failure',
         tool_name: 'explode',
         source: 'weather-mcp',
@@ -71,8 +69,13 @@ describe.each(SDK_KITS)('failure capture and call counts on %s', (_sdk, kit) => 
   });
 
   it('captures an isError answer and a tool registered after attach, not report_feedback', async () => {
-    const receiver = await startReceiver();
-    const dm = kit.createDebriefMcp({ ingestKey: KEY, baseUrl: receiver.url, capture: true });
+    const t = await debrief.tenant();
+    const dm = kit.createDebriefMcp({
+      ingestKey: t.ingestKey,
+      baseUrl: debrief.url,
+      capture: true,
+      countCalls: false,
+    });
     const { client, close } = await kit.connectPair((server) => {
       dm.attach(server);
       failingTools(server);
@@ -86,16 +89,16 @@ describe.each(SDK_KITS)('failure capture and call counts on %s', (_sdk, kit) => 
         arguments: { outcome: 'success', details: 'fine' },
       });
       await dm.flush();
-      const reports = receiver.to('/v1/reports').map((r) => r.body);
-      expect(reports.map((r) => [r.outcome, r.tool_name, r.details])).toEqual([
-        ['failure', 'refuse', 'quota of the weather API exceeded'],
+      // Captured reports travel in the background: their order of arrival is not the calls'.
+      const reports = await reportsOf(debrief, t);
+      expect(reports.map((r) => [r.outcome, r.tool_name, r.details]).sort()).toEqual([
         ['failure', 'explode', 'Error: database connection lost (attempt 3)'],
+        ['failure', 'refuse', 'quota of the weather API exceeded'],
         ['success', null, 'fine'],
       ]);
     } finally {
       await close();
       await dm.close();
-      await receiver.close();
     }
   });
 
@@ -130,48 +133,45 @@ describe.each(SDK_KITS)('failure capture and call counts on %s', (_sdk, kit) => 
     }
   });
 
-  it('counts 1,000 calls with 10 errors and sends them when the server closes', async () => {
-    const receiver = await startReceiver();
+  it('counts 1,000 calls with 10 errors: the tools API shows 1,000 calls and a 1 % error rate', async () => {
+    const t = await debrief.tenant();
+    let calls = 0;
     const { client, close } = await kit.connectPair((server) => {
-      failingTools(server);
-      kit.attach(server, { ingestKey: KEY, baseUrl: receiver.url });
+      // Fails one call in a hundred.
+      server.registerTool('search', { description: 'Search' }, async () => {
+        calls += 1;
+        if (calls % 100 === 0) throw new Error('index shard unavailable');
+        return { content: [{ type: 'text', text: 'found' }] };
+      });
+      kit.attach(server, { ingestKey: t.ingestKey, baseUrl: debrief.url });
     });
     let closed = false;
     try {
       for (let i = 0; i < 1000; i += 50) {
         await Promise.all(
-          Array.from({ length: 50 }, (_, j) =>
-            client.callTool(
-              (i + j) % 100 === 0
-                ? { name: 'explode', arguments: {} }
-                : { name: 'forecast', arguments: { city_id: 'x' } },
-            ),
-          ),
+          Array.from({ length: 50 }, () => client.callTool({ name: 'search', arguments: {} })),
         );
       }
+      await client.callTool({
+        name: 'report_feedback',
+        arguments: { outcome: 'failure', tool_name: 'search', details: 'shard unavailable' },
+      });
+      // Closing the host's server sends the counts of the minute.
       await close();
       closed = true;
-      const windows = receiver.to('/v1/usage').map((r) => r.body);
-      expect(windows.length).toBeGreaterThan(0);
-      const total = { calls: 0, errors: 0, explodeErrors: 0 };
-      for (const w of windows) {
-        expect(w).toMatchObject({
-          ingest_key: KEY,
-          window_start: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/),
-          instance: expect.any(String),
-          server_version: '1.2.3',
-        });
-        for (const usage of Object.values(w.tools) as Array<{ calls: number; errors: number }>) {
-          total.calls += usage.calls;
-          total.errors += usage.errors;
-        }
-        total.explodeErrors += w.tools.explode?.errors ?? 0;
-        expect(w.tools.report_feedback).toBeUndefined();
-      }
-      expect(total).toEqual({ calls: 1000, errors: 10, explodeErrors: 10 });
+      const rates = await toolRatesOf(debrief, t);
+      expect(rates.tools).toEqual([
+        {
+          tool_name: 'search',
+          calls: 1000,
+          errors: 10,
+          error_rate: 0.01,
+          reports: 1,
+          reports_per_1000_calls: 1,
+        },
+      ]);
     } finally {
       if (!closed) await close();
-      await receiver.close();
     }
   });
 
