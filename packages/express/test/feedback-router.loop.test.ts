@@ -1,58 +1,63 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { closedPort } from '../../client/test/local-servers.js';
-import { type Receiver, startReceiver } from '../../client/test/recording-receiver.js';
+import {
+  AGENT_LOOP_ENV,
+  notedIssue,
+  reportsOf,
+  toolRatesOf,
+} from '../../client/test/support/real-debrief.js';
 import { EXPRESS_VERSIONS, type HostApp, post, startHostApp } from './host-app.js';
 
-const KEY = `wk_${'a'.repeat(32)}`;
-const NOTED_ISSUE = {
-  id: 'e'.repeat(32),
-  status: 'resolved',
-  agent_note: 'Fixed in 2.3, upgrade.',
-};
-
 describe.each(EXPRESS_VERSIONS)('the agent loop through feedbackRouter in %s', (_v, express) => {
-  let receiver: Receiver | undefined;
+  let debrief: TestServer;
   let host: HostApp | undefined;
+  beforeAll(async () => {
+    debrief = await startTestServer('sqlite', AGENT_LOOP_ENV);
+  });
+  afterAll(() => debrief.close());
   afterEach(async () => {
     await host?.router.close();
     await host?.close();
-    await receiver?.close();
     host = undefined;
-    receiver = undefined;
   });
 
-  it('passes the issue and its note on to the agent', async () => {
-    receiver = await startReceiver((path) =>
-      path === '/v1/reports'
-        ? { status: 201, body: { ok: true, id: 'f'.repeat(32), issue: NOTED_ISSUE } }
-        : undefined,
+  it('passes the issue and its note on to the agent, and nothing more', async () => {
+    const t = await debrief.tenant();
+    const note = 'Fixed in 2.3, upgrade.';
+    const issue = await notedIssue(
+      debrief,
+      t,
+      { tool_name: 'GET /v1/search', details: 'page=2 returns the results of page 1' },
+      { status: 'resolved', agent_note: note, note: 'private: off-by-one in the pager' },
     );
-    host = await startHostApp(express, { ingestKey: KEY, baseUrl: receiver.url, json: false });
-    const res = await post(`${host.url}/feedback`, '{"outcome":"failure","details":"x"}');
-    expect(res).toMatchObject({
-      status: 201,
-      body: { ok: true, id: 'f'.repeat(32), issue: NOTED_ISSUE },
-    });
-  });
-
-  it('sends the forwarding secret with the agent’s address', async () => {
-    receiver = await startReceiver();
     host = await startHostApp(express, {
-      ingestKey: KEY,
-      baseUrl: receiver.url,
-      json: true,
-      forwardingSecret: 'fs_host_secret',
+      ingestKey: t.ingestKey,
+      baseUrl: debrief.url,
+      json: false,
+      countRequests: false,
     });
-    await post(`${host.url}/feedback`, '{"outcome":"success","details":"x"}');
-    const [sent] = receiver.to('/v1/reports');
-    expect(sent?.headers['debrief-forwarding-secret']).toBe('fs_host_secret');
-    expect(sent?.headers['debrief-forwarded-for']).toMatch(/127\.0\.0\.1$/);
+    const res = await post(
+      `${host.url}/feedback`,
+      JSON.stringify({
+        outcome: 'failure',
+        tool_name: 'GET /v1/search',
+        details: 'page=2 returns the results of page 1 again',
+      }),
+    );
+    expect(res).toMatchObject({ status: 201 });
+    expect(res.body).toEqual({
+      ok: true,
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      issue: { id: issue.id, status: 'resolved', agent_note: note },
+    });
+    expect(JSON.stringify(res.body)).not.toContain('private');
   });
 
   it('answers 502 without naming where Debrief lives', async () => {
     const port = await closedPort();
     host = await startHostApp(express, {
-      ingestKey: KEY,
+      ingestKey: `wk_${'a'.repeat(32)}`,
       baseUrl: `http://127.0.0.1:${port}`,
       json: false,
       timeoutMs: 1_000,
@@ -68,12 +73,13 @@ describe.each(EXPRESS_VERSIONS)('the agent loop through feedbackRouter in %s', (
   });
 
   it('turns 50 equal 5xx answers of a host route into one failure report', async () => {
-    receiver = await startReceiver();
+    const t = await debrief.tenant();
     host = await startHostApp(express, {
-      ingestKey: KEY,
-      baseUrl: receiver.url,
+      ingestKey: t.ingestKey,
+      baseUrl: debrief.url,
       json: true,
       capture: true,
+      countRequests: false,
     });
     const url = host.url;
     const answers = await Promise.all(
@@ -84,23 +90,24 @@ describe.each(EXPRESS_VERSIONS)('the agent loop through feedbackRouter in %s', (
     await fetch(`${url}/crash`).then((r) => r.text());
     await fetch(`${url}/users/7`).then((r) => r.text());
     await host.router.flush();
-    const reports = receiver.to('/v1/reports').map((r) => r.body);
-    expect(reports.map((r) => [r.outcome, r.tool_name])).toEqual([
+    // Captured reports travel in the background: their order of arrival is not the requests'.
+    const reports = await reportsOf(debrief, t);
+    expect(reports.map((r) => [r.outcome, r.tool_name]).sort()).toEqual([
       ['failure', 'GET /boom'],
       ['failure', 'GET /crash'],
     ]);
-    expect(reports[0]).toMatchObject({
+    expect(reports.find((r) => r.tool_name === 'GET /boom')).toMatchObject({
       details: 'GET /boom answered 500: {"error":"database connection lost"}',
       source: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
       metadata: { captured: true },
     });
   });
 
-  it('counts 1,000 requests with 10 errors per route and sends them at close', async () => {
-    receiver = await startReceiver();
+  it('counts 1,000 requests with 10 errors per route: the tools API shows them at close', async () => {
+    const t = await debrief.tenant();
     host = await startHostApp(express, {
-      ingestKey: KEY,
-      baseUrl: receiver.url,
+      ingestKey: t.ingestKey,
+      baseUrl: debrief.url,
       json: true,
       serverVersion: '4.5.6',
     });
@@ -115,19 +122,18 @@ describe.each(EXPRESS_VERSIONS)('the agent loop through feedbackRouter in %s', (
       );
     }
     await host.router.close();
-    const windows = receiver.to('/v1/usage').map((r) => r.body);
-    const total: Record<string, { calls: number; errors: number }> = {};
-    for (const w of windows) {
-      expect(w).toMatchObject({ ingest_key: KEY, server_version: '4.5.6' });
-      for (const [name, usage] of Object.entries(w.tools) as Array<[string, any]>) {
-        total[name] ??= { calls: 0, errors: 0 };
-        total[name].calls += usage.calls;
-        total[name].errors += usage.errors;
-      }
-    }
-    expect(total).toEqual({
+    const rates = await toolRatesOf(debrief, t);
+    const byRoute = Object.fromEntries(
+      rates.tools.map((r) => [r.tool_name, { calls: r.calls, errors: r.errors }]),
+    );
+    expect(byRoute).toEqual({
       'GET /users/:id': { calls: 990, errors: 0 },
       'GET /boom': { calls: 10, errors: 10 },
     });
+    const all = rates.tools.reduce(
+      (n, r) => ({ calls: n.calls + (r.calls ?? 0), errors: n.errors + (r.errors ?? 0) }),
+      { calls: 0, errors: 0 },
+    );
+    expect(all.errors / all.calls).toBe(0.01);
   });
 });

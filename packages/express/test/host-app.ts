@@ -23,9 +23,11 @@ export interface HostApp {
  */
 export async function startHostApp(
   express: ExpressFactory,
-  options: FeedbackRouterOptions & { json: boolean; mount?: string },
+  options: FeedbackRouterOptions & { json: boolean; mount?: string; trustProxy?: boolean },
 ): Promise<HostApp> {
   const app = express();
+  // Behind a proxy, `req.ip` is the agent's address from X-Forwarded-For.
+  if (options.trustProxy) app.set('trust proxy', true);
   if (options.json) app.use(express.json());
   app.get('/health', (_req, res) => {
     res.json({ host: 'fine' });
