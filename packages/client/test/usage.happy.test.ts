@@ -1,6 +1,8 @@
 import { createReporter, createUsageCounter } from '@debrief/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import { type Receiver, startReceiver } from './recording-receiver.js';
+import { AGENT_LOOP_ENV, notedIssue, toolRateOf } from './support/real-debrief.js';
 
 const KEY = `wk_${'a'.repeat(32)}`;
 
@@ -164,6 +166,61 @@ describe('call counts through POST /v1/usage', () => {
       ok: true,
       id: 'f'.repeat(32),
       attempts: 1,
+    });
+  });
+});
+
+describe('call counts and the issue answer against a real Debrief', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', AGENT_LOOP_ENV);
+  });
+  afterAll(() => server.close());
+
+  it('1,000 calls with 10 errors, flushed midway, show as 1,000 calls and a 1 % error rate', async () => {
+    const t = await server.tenant();
+    const reporter = createReporter({ ingestKey: t.ingestKey, baseUrl: server.url });
+    const errors: unknown[] = [];
+    const counter = createUsageCounter({
+      send: (input) => reporter.sendUsage(input),
+      serverVersion: '1.2.3',
+      onError: (r) => errors.push(r.error),
+    });
+    for (let i = 0; i < 600; i++) counter.record('search', i % 100 === 0);
+    // The current minute sent, then grown: sent again, it replaces what Debrief had.
+    await counter.flush();
+    for (let i = 600; i < 1000; i++) counter.record('search', i % 100 === 0);
+    await counter.close();
+    expect(errors).toEqual([]);
+    expect(await toolRateOf(server, t, 'search')).toEqual({
+      tool_name: 'search',
+      calls: 1000,
+      errors: 10,
+      error_rate: 0.01,
+      reports: 0,
+      reports_per_1000_calls: 0,
+    });
+  });
+
+  it('report() hands back the issue and its agent note, and nothing more', async () => {
+    const t = await server.tenant();
+    const issue = await notedIssue(
+      server,
+      t,
+      { tool_name: 'search', details: 'Search returns nothing for quoted phrases' },
+      { agent_note: 'Drop the quotes until 2.3.', note: 'private: tokenizer bug' },
+    );
+    const reporter = createReporter({ ingestKey: t.ingestKey, baseUrl: server.url });
+    const result = await reporter.report({
+      outcome: 'failure',
+      tool_name: 'search',
+      details: 'search returns nothing for quoted phrases',
+    });
+    expect(result).toEqual({
+      ok: true,
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      attempts: 1,
+      issue: { id: issue.id, status: 'open', agent_note: 'Drop the quotes until 2.3.' },
     });
   });
 });
