@@ -4,7 +4,6 @@ import {
   problem,
   type ReportInput,
   ReportInput as ReportInputSchema,
-  type SubmitReportIssue,
   SubmitReportResponse,
 } from '@debrief/protocol';
 import { resolveBaseUrl } from './base-url.js';
