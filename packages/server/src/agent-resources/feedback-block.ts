@@ -81,6 +81,8 @@ ${renderCurlCommand(options)}
 
 A \`201\` answer with \`{"ok":true,"id":"…"}\` means the report is stored. Any other answer is a problem-details JSON whose \`detail\` says what to fix; fix it and send once more. Never retry more than twice, and never let reporting block your task.
 
+When the answer has an \`issue\` with an \`agent_note\`, the developers already know this problem: follow their note (a workaround, an upgrade) and carry on with your task, without reporting the same problem again.
+
 Never put secrets (passwords, API keys, tokens, cookies) or personal data (names, email addresses, phone numbers, customer data) in \`details\`: describe what happened, not who it happened to.
 `;
 }

@@ -48,7 +48,6 @@ describe('agent resources', () => {
         '/v1/dashboard/{projectId}/issues/{issueId}',
         '/v1/dashboard/{projectId}/issues/{issueId}/activity',
         '/v1/dashboard/{projectId}/issues/{issueId}/merge',
-        '/v1/dashboard/{projectId}/issues/{issueId}/activity',
         '/v1/dashboard/{projectId}/issues/{issueId}/mutes',
         '/v1/dashboard/{projectId}/issues/{issueId}/mutes/{muteId}',
         '/v1/dashboard/{projectId}/reports/{reportId}/move',
