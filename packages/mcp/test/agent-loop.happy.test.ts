@@ -111,6 +111,8 @@ describe.each(SDK_KITS)('the agent loop on %s', (_sdk, kit) => {
         id: expect.stringMatching(/^[0-9a-f]{32}$/),
         issue: { id: issue.id, status: 'resolved' },
       });
+      expect(textOf(result)).toContain('the developers have marked as fixed');
+      expect(textOf(result)).not.toContain('note for agents');
       expect(JSON.stringify(result)).not.toContain('private');
     } finally {
       await close();
