@@ -152,14 +152,11 @@ export function buildOpenApiDocument(
       { name: 'Reports', description: 'Submitting reports (agents).' },
       { name: 'Read', description: 'Reading reports (developers).' },
       { name: 'Issues', description: 'Reports grouped into the problems behind them; triage.' },
-      {
-        name: 'Notifications',
-        description: 'Webhook, Slack and email destinations of a project (admin scope).',
-      },
       { name: 'Realtime', description: 'Live report stream.' },
       {
         name: 'Notifications',
-        description: 'Destinations (webhook, Slack, email), their deliveries, and muting an issue.',
+        description:
+          'Destinations (webhook, Slack, email; admin scope), their deliveries, and muting an issue.',
       },
       { name: 'Agent resources', description: 'Documents published for agents.' },
       { name: 'Health', description: 'Probes.' },

@@ -62,7 +62,7 @@ describe('unknown query parameters', () => {
       'issues',
       (q) =>
         call(`${server.url}/v1/dashboard/${t.projectId}/issues${q}`, { headers: bearer(t.apiKey) }),
-      ['status', 'outcome', 'tool_name', 'sort', 'page', 'limit'],
+      ['status', 'outcome', 'kind', 'tool_name', 'q', 'sort', 'page', 'limit'],
     ],
     [
       'integrate',

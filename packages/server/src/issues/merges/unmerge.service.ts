@@ -124,6 +124,8 @@ export async function unmergeIssue(
     if (counts) await setIssueOutcome(trx, target.id, dominantOutcome(counts, 'failure'));
     return back;
   });
+  // The issues split back out may carry notes or statuses the agents' answers must see.
+  ctx.answerableIssues.invalidate(project.id);
   await announceIssueChanges(
     ctx,
     [issueId, ...restored].map((id) => ({ projectId: project.id, issueId: id, change: 'status' })),
