@@ -10,17 +10,17 @@ import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import { DAY_MS, startOfUtcDay } from '../time/utc-time.js';
+import { countIssues, findIssue, listIssuesPage } from './issue.repository.js';
+import { listIssueActivity } from './issue-activity.repository.js';
 import {
   countIssueClients,
+  countIssueClientVersions,
   countIssueDays,
+  countIssueModels,
   countIssueSources,
-  countIssues,
-  findIssue,
-  listIssuesPage,
-} from './issue.repository.js';
-import { listIssueActivity } from './issue-activity.repository.js';
+} from './issue-breakdowns.repository.js';
 import { countsOfRow } from './issue-counts.js';
-import { countIssueClientVersions, countIssueModels } from './issue-metadata.repository.js';
+
 import { countIssuesInRange, listIssuesInRange } from './issue-range.repository.js';
 import { toIssueSummary } from './issue-wire.js';
 import { flagPossibleDuplicates } from './similar/possible-duplicates.js';

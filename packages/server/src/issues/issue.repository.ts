@@ -198,82 +198,12 @@ export async function listIssueRowsByIds(db: Kysely<DB>, ids: string[]): Promise
  * An issue's reports: its entries of `report_issues` (migration 0017), seeked by (project_id,
  * issue_id), each joined to its report by key.
  */
-function issueReports(db: Kysely<DB>, projectId: string, issueId: string) {
+export function issueReports(db: Kysely<DB>, projectId: string, issueId: string) {
   return db
     .selectFrom('report_issues')
     .innerJoin('reports', 'reports.id', 'report_issues.report_id')
     .where('report_issues.project_id', '=', projectId)
     .where('report_issues.issue_id', '=', issueId);
-}
-
-/** Reports of an issue per source, most first. */
-export async function countIssueSources(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  projectId: string,
-  issueId: string,
-  limit: number,
-) {
-  const rows = await issueReports(db, projectId, issueId)
-    .select((eb) => ['reports.source', eb.fn.countAll<number | string>().as('n')])
-    .groupBy('reports.source')
-    .orderBy('n', 'desc')
-    .orderBy(byCodePoint(dialect, 'reports.source'))
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ source: row.source, count: Number(row.n) }));
-}
-
-/**
- * Reports of an issue per agent client: `metadata.client_name`, which @debrief/mcp fills from
- * the MCP client's own name (and other integrations may send). Null: reports that name none.
- */
-export async function countIssueClients(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  projectId: string,
-  issueId: string,
-  limit: number,
-) {
-  const client =
-    dialect === 'postgres'
-      ? sql<string | null>`(reports.metadata::jsonb ->> 'client_name')`
-      : sql<string | null>`json_extract(reports.metadata, '$.client_name')`;
-  const rows = await issueReports(db, projectId, issueId)
-    .select((eb) => [client.as('client'), eb.fn.countAll<number | string>().as('n')])
-    .groupBy(client)
-    .orderBy('n', 'desc')
-    .orderBy(client)
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({
-    client: row.client === null ? null : String(row.client),
-    count: Number(row.n),
-  }));
-}
-
-/** Reports of an issue per UTC day since `from`, oldest first. */
-export async function countIssueDays(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  projectId: string,
-  issueId: string,
-  from: Date,
-) {
-  const day =
-    dialect === 'postgres'
-      ? sql<string>`to_char(report_issues.created_at at time zone 'UTC', 'YYYY-MM-DD')`
-      : sql<string>`substr(report_issues.created_at, 1, 10)`;
-  const rows = await db
-    .selectFrom('report_issues')
-    .select((eb) => [day.as('day'), eb.fn.countAll<number | string>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('issue_id', '=', issueId)
-    .where('created_at', '>=', from.toISOString())
-    .groupBy(day)
-    .orderBy(day)
-    .execute();
-  return rows.map((row) => ({ day: String(row.day), count: Number(row.n) }));
 }
 
 export async function updateIssueFields(
