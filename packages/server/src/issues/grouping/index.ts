@@ -27,8 +27,6 @@ export {
   CANDIDATE_LIMIT,
   type Candidate,
   JOIN_THRESHOLD,
-  type Likeness,
-  likeness,
   PIN_THRESHOLD,
   PINNED_LIMIT,
   type PinnedExemplar,
@@ -48,4 +46,5 @@ export {
   Signature,
   serializeSignature,
 } from './signature.js';
+export { type Likeness, likeness } from './similarity.js';
 export { TITLE_MAX_LENGTH, titleFor } from './title.js';

@@ -1,5 +1,5 @@
-import { similarityTo } from './assign.js';
 import { fingerprint, type GroupableReport, kindOf, mergeSignatures } from './signature.js';
+import { similarityTo } from './similarity.js';
 
 /** Titles fit one line of the issue list. */
 export const TITLE_MAX_LENGTH = 80;
