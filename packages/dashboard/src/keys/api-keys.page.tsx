@@ -6,6 +6,7 @@ import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { ExactOrNever, RelativeTime } from '../ui/relative-time';
+import { RevokedList } from '../ui/revoked-list';
 import { ShownOnce } from '../ui/shown-once';
 import { useTitle } from '../ui/use-title';
 
@@ -189,21 +190,7 @@ export function ApiKeysSection() {
           </table>
         </div>
       )}
-      {revoked.length > 0 && (
-        <details className="revoked">
-          <summary>{revoked.length} revoked</summary>
-          <ul>
-            {revoked.map((key) => (
-              <li key={key.id}>
-                {key.name} <code>{key.prefix}…</code>{' '}
-                <span className="muted">
-                  revoked <ExactOrNever iso={key.revoked_at} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <RevokedList items={revoked} />
 
       <ConfirmDialog
         open={revoking !== null}

@@ -10,6 +10,7 @@ import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorNotice, Loading } from '../ui/notice';
 import { ExactOrNever, RelativeTime } from '../ui/relative-time';
+import { RevokedList } from '../ui/revoked-list';
 import { ShownOnce } from '../ui/shown-once';
 
 /**
@@ -141,21 +142,7 @@ export function ForwardingSecretsSection({ project }: { project: ConsoleProject 
           </table>
         </div>
       )}
-      {revoked.length > 0 && (
-        <details className="revoked">
-          <summary>{revoked.length} revoked</summary>
-          <ul>
-            {revoked.map((secret) => (
-              <li key={secret.id}>
-                {secret.name} <code>{secret.prefix}…</code>{' '}
-                <span className="muted">
-                  revoked <ExactOrNever iso={secret.revoked_at} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <RevokedList items={revoked} />
 
       <ConfirmDialog
         open={revoking !== null}
