@@ -9,7 +9,7 @@ import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorNotice, Loading } from '../ui/notice';
-import { ExactOrNever, RelativeTime } from '../ui/relative-time';
+import { RelativeTime } from '../ui/relative-time';
 import { RevokedList } from '../ui/revoked-list';
 import { ShownOnce } from '../ui/shown-once';
 
