@@ -3,7 +3,7 @@ import { compiledShapes } from '../db/compiled-shapes.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { iso } from '../db/wire-timestamp.js';
-import { byCodePoint, withIssue } from '../reports/report.repository.js';
+import { withIssue } from '../reports/report.repository.js';
 import { countColumns, type OutcomeCounts } from './issue-counts.js';
 
 /** The SQL of triage and of the issue reads (issues/issue.service.ts). */
