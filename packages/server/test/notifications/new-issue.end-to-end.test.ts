@@ -46,8 +46,9 @@ describe.each(SETUPS)(
       smtp = await startSmtpReceiver();
       const env = {
         ALLOW_PRIVATE_DESTINATIONS: 'true',
-        // Short, and long enough that the 503 period below spans several attempts.
-        NOTIFY_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
+        // Short waits, and enough of them that no notification runs out of attempts while the
+        // receiver below refuses them (it stays down until each has been refused twice).
+        NOTIFY_RETRY_SCHEDULE: Array(30).fill('1s').join(','),
         SMTP_URL: smtp.url,
         SMTP_FROM: 'Debrief <debrief@example.test>',
       };
