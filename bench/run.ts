@@ -8,7 +8,7 @@
  * (PostgreSQL alone with DEBRIEF_BENCH_POSTGRES=only).
  * Every server is a child process on 127.0.0.1, so the load generator never shares its event
  * loop. Prints markdown tables for BENCHMARKS.md. Bounded: every load runs for a fixed time;
- * about 9 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
+ * about 14 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
  */
 import { execSync } from 'node:child_process';
 import { distBuilt, REPO_ROOT } from '../test/harness/cli-process.js';
