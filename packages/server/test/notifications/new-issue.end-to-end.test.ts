@@ -76,7 +76,7 @@ describe.each(SETUPS)(
     const mailsTo = (address: string) =>
       smtp.mails.filter((m) => m.to && JSON.stringify(m.to).includes(address));
 
-    /** Every destination's log shows only succeeded attempts, `count` of them. */
+    /** Each destination's delivery log shows `count` succeeded attempts. */
     async function allDelivered(base: string, admin: string, ids: string[], count: number) {
       for (const id of ids) {
         const log = await call(`${base}/${id}/deliveries`, { headers: bearer(admin) });
