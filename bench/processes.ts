@@ -54,8 +54,15 @@ export async function startDebriefForIngest(
   project: string,
   /** Runs on the bootstrapped database before the server starts (a seed of its own). */
   beforeStart?: (tenant: Bootstrapped) => Promise<void>,
+  /** The API key's scopes (`read` when absent). */
+  scopes?: string,
 ): Promise<{ tenant: Bootstrapped; server: CliServer }> {
-  const tenant = await bootstrapCli(dbEnv, { email, project, build: 'dist' });
+  const tenant = await bootstrapCli(dbEnv, {
+    email,
+    project,
+    build: 'dist',
+    ...(scopes ? { scopes } : {}),
+  });
   const quota = await runCli(
     ['account', 'set-quota', '--email', email, '--monthly', 'unlimited'],
     dbEnv,

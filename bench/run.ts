@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the CPU a report costs at a fixed, steady rate (steady.bench.ts); ingest
+ * `npm run bench`: the CPU a report costs at a fixed, steady rate (steady.bench.ts), and with
+ * three notification destinations on every report (notify-ingest.bench.ts); ingest
  * throughput of the real server against a bare node:http baseline; ingest with 1,000 event
  * streams; and every read row over a seeded database
  * (1,000,000 reports by default, DEBRIEF_BENCH_READ_REPORTS), ingest under dashboard reads
@@ -7,7 +8,7 @@
  * (PostgreSQL alone with DEBRIEF_BENCH_POSTGRES=only).
  * Every server is a child process on 127.0.0.1, so the load generator never shares its event
  * loop. Prints markdown tables for BENCHMARKS.md. Bounded: every load runs for a fixed time;
- * about 9 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
+ * about 14 minutes on SQLite plus the seeding (BENCHMARKS.md, Method).
  */
 import { execSync } from 'node:child_process';
 import { distBuilt, REPO_ROOT } from '../test/harness/cli-process.js';
@@ -19,6 +20,11 @@ import {
   startPostgresCluster,
 } from './databases.js';
 import { BENCH_BODY, benchBareIngest, benchDebriefIngest, type Timing } from './ingest.bench.js';
+import {
+  benchNotifyIngest,
+  type NotifyIngestRun,
+  notifyIngestTable,
+} from './notify-ingest.bench.js';
 import { benchReads, READ_CONNECTIONS, type ReadRun } from './read.bench.js';
 import {
   type IngestRound,
@@ -99,7 +105,7 @@ async function main(): Promise<void> {
   const postgres = process.env.DEBRIEF_BENCH_POSTGRES;
   const dialects: ('sqlite' | 'postgres')[] =
     postgres === 'only' ? ['postgres'] : postgres === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
-  // DEBRIEF_BENCH_ONLY=ingest|read|streams|steady runs one part, for quicker iterations on a
+  // DEBRIEF_BENCH_ONLY=ingest|read|streams|steady|notify runs one part, for quicker iterations on a
   // change.
   const only = process.env.DEBRIEF_BENCH_ONLY;
   let cluster: PostgresCluster | null = null;
@@ -107,6 +113,7 @@ async function main(): Promise<void> {
   const reads: { dialect: string; run: ReadRun }[] = [];
   const streams: { dialect: string; rows: StreamsResult[]; rounds: number[] }[] = [];
   const steady: SteadyRun[] = [];
+  const notify: NotifyIngestRun[] = [];
   try {
     for (const dialect of dialects) {
       // PostgreSQL's default durability (fsync, synchronous_commit on): what a self-hoster runs.
@@ -119,6 +126,10 @@ async function main(): Promise<void> {
       if (only === 'steady' || !only) {
         steady.push(...(await benchSteadyIngest(dialect, make, STEADY, log)));
         if (only === 'steady') continue;
+      }
+      if (only === 'notify' || !only) {
+        notify.push(await benchNotifyIngest(dialect, make, STEADY, log));
+        if (only === 'notify') continue;
       }
       if (only === 'streams' || !only) {
         // Ingest with 1,000 open event streams, each run on a fresh database and
@@ -220,6 +231,7 @@ async function main(): Promise<void> {
     `Machine: ${machineLine()}; run ${new Date().toISOString().slice(0, 16)}Z, ${Math.round((Date.now() - started) / 1000)} s in all; SQLite ingest with SQLITE_SYNC=${INGEST_ENV.SQLITE_SYNC ?? 'normal (the default)'}${BENCH_BODY === 'secrets' ? '; ingest bodies full of secrets (DEBRIEF_BENCH_BODY=secrets)' : ''}.`,
     '',
     ...(steady.length > 0 ? [steadyTable(steady, STEADY), ''] : []),
+    ...(notify.length > 0 ? [notifyIngestTable(notify, STEADY), ''] : []),
     ...(ingest.length > 0 ? [ingestTable(ingest), ''] : []),
     ...reads.flatMap(({ dialect, run }) => [readTable(dialect, run, READ_CONNECTIONS), '']),
     ...streams.flatMap(({ dialect, rows, rounds }) => [streamsTable(dialect, rows, rounds), '']),
@@ -243,10 +255,13 @@ async function main(): Promise<void> {
   ].some((r) => r.failures - r.timeouts > 0);
   // A steady round that fell behind its rate is left out of the medians; a non-2xx answer, or
   // no round kept, makes the run invalid.
-  const unsteady = steady.some(
-    (run) =>
-      run.rounds.some((round) => round.load.failures > 0) ||
-      !run.rounds.some((round) => steadyRoundValid(round, STEADY.rate)),
+  const unsteady = [
+    ...steady.map((run) => run.rounds),
+    ...notify.map((run) => run.pairs.flatMap((pair) => [pair.none, pair.three])),
+  ].some(
+    (rounds) =>
+      rounds.some((round) => round.load.failures > 0) ||
+      !rounds.some((round) => steadyRoundValid(round, STEADY.rate)),
   );
   if (unsteady) log('A steady answer was not 2xx, or no steady round kept its rate: not valid.');
   if (invalid)

@@ -8,6 +8,7 @@
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import type { Bootstrapped, CliServer } from '../test/harness/cli-process.js';
 import type { BenchDatabase } from './databases.js';
 import { watchGroupingLag } from './grouping-lag.js';
 import { ingestBody } from './ingest.bench.js';
@@ -155,8 +156,23 @@ export async function benchSteadyIngest(
  */
 const STEADY_NICE = -10;
 
+/**
+ * What a variant of the round adds: settings for the server and a step once it runs (before the
+ * warm-up), whose returned function undoes it after the round.
+ */
+export interface RoundSetup {
+  env?: Record<string, string>;
+  /** The bootstrapped API key's scopes, for `prepare`. */
+  scopes?: string;
+  prepare?: (server: CliServer, tenant: Bootstrapped) => Promise<() => Promise<void>>;
+}
+
 /** One round at a raised priority where allowed: see raisePriority. */
-async function steadyRound(database: BenchDatabase, options: SteadyOptions): Promise<SteadyRound> {
+export async function steadyRound(
+  database: BenchDatabase,
+  options: SteadyOptions,
+  setup: RoundSetup = {},
+): Promise<SteadyRound> {
   const postgresPort = /^postgres(ql)?:\/\//.test(database.url)
     ? Number(new URL(database.url).port)
     : null;
@@ -170,7 +186,7 @@ async function steadyRound(database: BenchDatabase, options: SteadyOptions): Pro
   );
   try {
     const nice = restore ? STEADY_NICE : 0;
-    return { ...(await measureRound(database, options, postmaster, nice)), nice };
+    return { ...(await measureRound(database, options, postmaster, nice, setup)), nice };
   } finally {
     restore?.();
   }
@@ -182,10 +198,21 @@ async function measureRound(
   options: SteadyOptions,
   postmaster: number | null,
   nice: number,
+  setup: RoundSetup,
 ): Promise<Omit<SteadyRound, 'nice'>> {
-  const dbEnv = { DATABASE_URL: database.url };
+  const dbEnv = { ...setup.env, DATABASE_URL: database.url };
   const email = 'bench-steady@example.test';
-  const { tenant, server } = await startDebriefForIngest(dbEnv, email, 'Bench steady');
+  const { tenant, server } = await startDebriefForIngest(
+    dbEnv,
+    email,
+    'Bench steady',
+    undefined,
+    setup.scopes,
+  );
+  const undo = await setup.prepare?.(server, tenant).catch(async (error: unknown) => {
+    await server.kill('SIGTERM');
+    throw error;
+  });
   const backends = postmaster === null || nice === 0 ? null : keepChildrenRaised(postmaster, nice);
   const lag = await watchGroupingLag(database.url);
   const agent = pacedAgent();
@@ -221,6 +248,7 @@ async function measureRound(
     agent.destroy();
     await lag.cancel();
     await server.kill('SIGTERM');
+    await undo?.();
   }
 }
 
@@ -234,10 +262,11 @@ function readings(serverPid: number | undefined, postmaster: number | null) {
   };
 }
 
-const micros = (value: number | null) => (value === null ? 'n/a' : String(Math.round(value)));
+export const micros = (value: number | null) =>
+  value === null ? 'n/a' : String(Math.round(value));
 
 /** The median (the upper one of an even count) of the values that are not null. */
-function median(values: (number | null)[]): number | null {
+export function median(values: (number | null)[]): number | null {
   const known = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
   return known[Math.floor(known.length / 2)] ?? null;
 }

@@ -4,16 +4,21 @@ import {
   type CliServer,
   startCliServer,
 } from '../../../../test/harness/cli-process.js';
-import { createTestDatabase, type TestDatabase } from '../../../../test/harness/databases.js';
+import {
+  createTestDatabase,
+  DIALECTS,
+  type TestDatabase,
+} from '../../../../test/harness/databases.js';
+import { startTestServer, type TestServer } from '../../../../test/harness/test-server.js';
 import { bearer, call } from '../support/http.js';
 import { startReceiver } from './webhook-receiver.js';
 
 /**
- * `kill -9` of the server while its deliveries wait for the receiver loses none: after the
- * restart every notification arrives again with its `webhook-id`, so after de-duplication each
- * event arrives exactly once. SQLite only: there one process holds the file, so a restart
- * frees the killed process's claims at once; on PostgreSQL they run out after their lease
- * (60 s), which the two-instance test's claims stand for.
+ * `kill -9` of the server while its deliveries wait for the receiver loses none: every
+ * notification arrives again with its `webhook-id`, so after de-duplication each event arrives
+ * exactly once. On SQLite one process holds the file, so a restart frees the killed process's
+ * claims at once; on PostgreSQL the other instance takes them over when their lease (60 s) runs
+ * out.
  */
 describe('notification delivery across kill -9 (sqlite)', () => {
   let database: TestDatabase;
@@ -86,3 +91,84 @@ describe('notification delivery across kill -9 (sqlite)', () => {
     server = null;
   }, 120_000);
 });
+
+describe.skipIf(!DIALECTS.includes('postgres'))(
+  'notification delivery across kill -9 of one of two instances (postgres)',
+  () => {
+    let database: TestDatabase;
+    let killed: CliServer | null = null;
+    let other: TestServer | null = null;
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+    beforeAll(async () => {
+      database = await createTestDatabase('postgres');
+      receiver = await startReceiver();
+    });
+    afterAll(async () => {
+      await killed?.kill('SIGKILL');
+      await other?.close();
+      await receiver.close();
+      await database.drop();
+    });
+
+    it('the other instance delivers every event of the killed one, once after de-duplication', async () => {
+      const settings = {
+        ALLOW_PRIVATE_DESTINATIONS: 'true',
+        NOTIFY_RETRY_SCHEDULE: '1s,1s,1s,1s,1s',
+      };
+      const env = {
+        ...settings,
+        DATABASE_URL: database.url,
+        FREE_TIER_MONTHLY_REPORTS: 'unlimited',
+      };
+      const tenant = await bootstrapCli(env, {
+        email: 'notify-pg@example.test',
+        project: 'Notify',
+        scopes: 'read,admin',
+      });
+      receiver.setAnswer(() => ({ status: 200, hang: true }));
+      killed = await startCliServer(env);
+      const created = await call(`${killed.url}/v1/dashboard/${tenant.project.id}/destinations`, {
+        headers: bearer(tenant.api_key),
+        body: { type: 'webhook', url: receiver.url, events: ['issue.created'] },
+      });
+      expect(created.status).toBe(201);
+      const EVENTS = 4;
+      for (let i = 0; i < EVENTS; i += 1) {
+        const res = await call(`${killed.url}/v1/reports`, {
+          body: {
+            ingest_key: tenant.ingest_key,
+            outcome: 'failure',
+            tool_name: `tool_${i}`,
+            details: `tool ${i} failed to open the file`,
+          },
+        });
+        expect(res.status).toBe(201);
+      }
+      // Every delivery is under way from the first instance (nothing else sends yet) when the
+      // second starts beside it and the first is killed.
+      await receiver.waitFor((r) => r.length >= EVENTS, 30_000);
+      const idsBefore = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
+      expect(idsBefore.size).toBe(EVENTS);
+      other = await startTestServer('postgres', settings, { databaseUrl: database.url });
+      expect((await killed.kill('SIGKILL')).signal).toBe('SIGKILL');
+      killed = null;
+      const before = receiver.received.length;
+      receiver.setAnswer(() => ({ status: 200 }));
+
+      // After the killed instance's claims run out, the other sends each message again.
+      await receiver.waitFor(
+        (r) => new Set(r.slice(before).map((x) => String(x.headers['webhook-id']))).size >= EVENTS,
+        120_000,
+      );
+      const after = receiver.received.slice(before);
+      expect(new Set(after.map((r) => String(r.headers['webhook-id'])))).toEqual(idsBefore);
+      const issues = new Map<string, string>();
+      for (const request of receiver.received) {
+        issues.set(String(request.headers['webhook-id']), request.json.data.issue.id);
+      }
+      expect(new Set(issues.values()).size).toBe(EVENTS);
+      expect(other.ctx.deliverer.attempted).toBeGreaterThanOrEqual(EVENTS);
+    }, 200_000);
+  },
+);

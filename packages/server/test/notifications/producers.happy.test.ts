@@ -161,6 +161,25 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
     expect(entries[1]?.data).toMatchObject({ used: 10, quota: 10, month });
   });
 
+  it("a crossing in a month's last minute is announced in the next month's first checks", async () => {
+    const t = await tenant();
+    await setMonthlyQuota(opened.db, t.email, 10);
+    const p = producerDeps(opened.db);
+    p.subscribe('quota.reached', t.projectId);
+    const now = new Date();
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    const previous = new Date(monthStart - 1).toISOString().slice(0, 7);
+    await opened.db
+      .insertInto('usage_counters')
+      .values({ account_id: t.accountId, month: previous, count: 10 })
+      .execute();
+    const check = (at: number) =>
+      checkQuotas({ ...p.deps, freeTierMonthlyReports: 1000 }, new Date(at));
+    expect(await check(monthStart + 90_000)).toBe(1);
+    expect(await check(monthStart + 150_000)).toBe(0);
+    expect((await p.take()).map((e) => e.data?.month)).toEqual([previous]);
+  });
+
   it('announces the start of each throttle episode only', async () => {
     const t = await tenant();
     const p = producerDeps(opened.db);
