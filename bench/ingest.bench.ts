@@ -27,7 +27,7 @@ const SECRET_DETAILS = [
   'postgres://app:hunter2-Secret@db.internal:5432/app; every attempt answered 401.',
 ].join('');
 
-const BENCH_TOOL = 'search_code';
+export const BENCH_TOOL = 'search_code';
 const BENCH_DETAILS =
   'The search tool returned no results for "createApp", although three files in the repository define it.';
 

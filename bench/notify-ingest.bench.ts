@@ -8,22 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { BenchDatabase } from './databases.js';
-import {
-  median,
-  micros,
-  type RoundSetup,
-  type SteadyOptions,
-  type SteadyRound,
-  steadyRound,
-  steadyRoundValid,
-} from './steady.bench.js';
-
-export interface NotifyIngestRun {
-  dialect: string;
-  pairs: { none: SteadyRound; three: SteadyRound }[];
-  /** Messages the receivers got in the rounds with destinations (a minute's bound each). */
-  delivered: number;
-}
+import { type PairedRun, pairedSteady, pairedTable } from './paired-steady.js';
+import type { RoundSetup, SteadyOptions } from './steady.bench.js';
 
 /** Receivers on 127.0.0.1 for the three destinations: HTTP (webhook, Slack) and SMTP. */
 async function startReceivers() {
@@ -92,74 +78,30 @@ function threeDestinations(hook: string, smtpUrl: string): RoundSetup {
   };
 }
 
-/** `options.rounds` pairs, none and three destinations taking turns going first. */
+/** Ingest with three destinations on `report.created` against none, in paired rounds. */
 export async function benchNotifyIngest(
   dialect: string,
   make: () => Promise<BenchDatabase>,
   options: SteadyOptions,
   log: (line: string) => void,
-): Promise<NotifyIngestRun> {
+): Promise<PairedRun> {
   const receivers = await startReceivers();
-  const pairs: NotifyIngestRun['pairs'] = [];
-  const round = async (label: string, setup: RoundSetup) => {
-    const database = await make();
-    try {
-      const result = await steadyRound(database, options, setup);
-      log(
-        `  ${label}: sent ${Math.round(result.load.sentPerSecond)} req/s, p99 ${result.load.p99Ms} ms, ${result.load.failures} errors; server CPU µs a report ${micros(result.serverMicros)}`,
-      );
-      return result;
-    } finally {
-      await database.drop();
-    }
-  };
   try {
-    for (let n = 1; n <= options.rounds; n++) {
-      log(`ingest with notifications on ${dialect}, round ${n} of ${options.rounds}…`);
-      const three = () =>
-        round('three destinations', threeDestinations(receivers.hook, receivers.smtpUrl));
-      const none = () => round('no destination', {});
-      if (n % 2 === 1) {
-        const a = await none();
-        pairs.push({ none: a, three: await three() });
-      } else {
-        const b = await three();
-        pairs.push({ none: await none(), three: b });
-      }
-    }
-    return { dialect, pairs, delivered: receivers.delivered() };
+    const run = await pairedSteady(dialect, make, options, log, {
+      name: 'notifications',
+      withoutLabel: 'no destination',
+      withLabel: 'three destinations',
+      setup: () => threeDestinations(receivers.hook, receivers.smtpUrl),
+    });
+    const delivered = receivers.delivered();
+    return {
+      ...run,
+      note: () => `${delivered} messages delivered in all (one a minute per destination at most)`,
+    };
   } finally {
     await receivers.close();
   }
 }
 
-const signed = (change: number | null) =>
-  change === null ? 'n/a' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`;
-
-export function notifyIngestTable(runs: NotifyIngestRun[], options: SteadyOptions): string {
-  const lines = [
-    `| Ingest at a fixed ${options.rate.toLocaleString('en')} req/s with three destinations on \`report.created\` against none (median of rounds) | p99 ms, none / three | server CPU µs/report, none / three | change (median of pairs) | target | |`,
-    '| --- | ---: | ---: | ---: | --- | --- |',
-  ];
-  const notes: string[] = [];
-  for (const { dialect, pairs, delivered } of runs) {
-    const kept = pairs.filter(
-      (p) => steadyRoundValid(p.none, options.rate) && steadyRoundValid(p.three, options.rate),
-    );
-    const changes = kept.map((p) =>
-      p.none.serverMicros && p.three.serverMicros !== null
-        ? p.three.serverMicros / p.none.serverMicros - 1
-        : null,
-    );
-    const change = median(changes);
-    const pick = (of: (p: (typeof pairs)[number]) => number | null) => median(kept.map(of));
-    const ms = (value: number | null) => (value === null ? 'n/a' : value.toFixed(1));
-    lines.push(
-      `| ${dialect} (${kept.length} of ${pairs.length} pairs) | ${ms(pick((p) => p.none.load.p99Ms))} / ${ms(pick((p) => p.three.load.p99Ms))} | ${micros(pick((p) => p.none.serverMicros))} / ${micros(pick((p) => p.three.serverMicros))} | **${signed(change)}** | < 5 % | ${change === null ? 'n/a' : change < 0.05 ? 'met' : 'MISSED'} |`,
-    );
-    notes.push(
-      `${dialect}: change per pair ${changes.map(signed).join(', ')}; ${delivered} messages delivered in all (one a minute per destination at most).`,
-    );
-  }
-  return [...lines, '', ...notes].join('\n');
-}
+export const notifyIngestTable = (runs: PairedRun[], options: SteadyOptions) =>
+  pairedTable(runs, options, 'with three destinations on `report.created` against none', 0.05);

@@ -12,6 +12,7 @@
  */
 import { execSync } from 'node:child_process';
 import { distBuilt, REPO_ROOT } from '../test/harness/cli-process.js';
+import { answerIngestTable, benchAnswerIngest } from './answer-ingest.bench.js';
 import {
   type BenchDatabase,
   type PostgresCluster,
@@ -20,11 +21,8 @@ import {
   startPostgresCluster,
 } from './databases.js';
 import { BENCH_BODY, benchBareIngest, benchDebriefIngest, type Timing } from './ingest.bench.js';
-import {
-  benchNotifyIngest,
-  type NotifyIngestRun,
-  notifyIngestTable,
-} from './notify-ingest.bench.js';
+import { benchNotifyIngest, notifyIngestTable } from './notify-ingest.bench.js';
+import type { PairedRun } from './paired-steady.js';
 import { benchReads, READ_CONNECTIONS, type ReadRun } from './read.bench.js';
 import {
   type IngestRound,
@@ -105,7 +103,7 @@ async function main(): Promise<void> {
   const postgres = process.env.DEBRIEF_BENCH_POSTGRES;
   const dialects: ('sqlite' | 'postgres')[] =
     postgres === 'only' ? ['postgres'] : postgres === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
-  // DEBRIEF_BENCH_ONLY=ingest|read|streams|steady|notify runs one part, for quicker iterations on a
+  // DEBRIEF_BENCH_ONLY=ingest|read|streams|steady|notify|answer runs one part, for quicker iterations on a
   // change.
   const only = process.env.DEBRIEF_BENCH_ONLY;
   let cluster: PostgresCluster | null = null;
@@ -113,7 +111,8 @@ async function main(): Promise<void> {
   const reads: { dialect: string; run: ReadRun }[] = [];
   const streams: { dialect: string; rows: StreamsResult[]; rounds: number[] }[] = [];
   const steady: SteadyRun[] = [];
-  const notify: NotifyIngestRun[] = [];
+  const notify: PairedRun[] = [];
+  const answer: PairedRun[] = [];
   try {
     for (const dialect of dialects) {
       // PostgreSQL's default durability (fsync, synchronous_commit on): what a self-hoster runs.
@@ -130,6 +129,10 @@ async function main(): Promise<void> {
       if (only === 'notify' || !only) {
         notify.push(await benchNotifyIngest(dialect, make, STEADY, log));
         if (only === 'notify') continue;
+      }
+      if (only === 'answer' || !only) {
+        answer.push(await benchAnswerIngest(dialect, make, STEADY, log));
+        if (only === 'answer') continue;
       }
       if (only === 'streams' || !only) {
         // Ingest with 1,000 open event streams, each run on a fresh database and
@@ -232,6 +235,7 @@ async function main(): Promise<void> {
     '',
     ...(steady.length > 0 ? [steadyTable(steady, STEADY), ''] : []),
     ...(notify.length > 0 ? [notifyIngestTable(notify, STEADY), ''] : []),
+    ...(answer.length > 0 ? [answerIngestTable(answer, STEADY), ''] : []),
     ...(ingest.length > 0 ? [ingestTable(ingest), ''] : []),
     ...reads.flatMap(({ dialect, run }) => [readTable(dialect, run, READ_CONNECTIONS), '']),
     ...streams.flatMap(({ dialect, rows, rounds }) => [streamsTable(dialect, rows, rounds), '']),
@@ -257,7 +261,7 @@ async function main(): Promise<void> {
   // no round kept, makes the run invalid.
   const unsteady = [
     ...steady.map((run) => run.rounds),
-    ...notify.map((run) => run.pairs.flatMap((pair) => [pair.none, pair.three])),
+    ...[...notify, ...answer].map((run) => run.pairs.flatMap((pair) => [pair.without, pair.with])),
   ].some(
     (rounds) =>
       rounds.some((round) => round.load.failures > 0) ||
