@@ -139,7 +139,7 @@ describeBrowser('the Notifications page', { timeout: 120_000 }, () => {
       .getByRole('button', { name: /^Delete/ })
       .click();
     await page.getByRole('button', { name: 'Delete destination' }).click();
-    await page.getByText('Renamed receiver').waitFor({ state: 'detached' });
+    await page.getByText('Renamed receiver', { exact: true }).waitFor({ state: 'detached' });
     await expect(page.locator('.destination').count()).resolves.toBe(1);
   });
 });
