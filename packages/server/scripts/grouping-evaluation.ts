@@ -35,6 +35,13 @@ export const HOLDOUT_PATH = new URL('../test/fixtures/grouping-holdout.jsonl', i
  */
 export const DEV2_PATH = new URL('../test/fixtures/grouping-dev2.jsonl', import.meta.url);
 export const HELDOUT2_PATH = new URL('../test/fixtures/grouping-heldout2.jsonl', import.meta.url);
+/**
+ * The third labelled set (eight tools no file above names), written report by report as
+ * different agents would (test/fixtures/grouping-set3/): the held-out set, scored once after
+ * tuning. The second set's held-out part was scored before that tuning, so it is development
+ * material now.
+ */
+export const HELDOUT3_PATH = new URL('../test/fixtures/grouping-heldout3.jsonl', import.meta.url);
 
 const CorpusReport = z.object({
   cluster: z.string(),
