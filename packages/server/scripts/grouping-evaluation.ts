@@ -101,6 +101,12 @@ export function groupCorpus(
       : assign(signature, issues.slice(0, CANDIDATE_LIMIT), [], options);
     const choice = repeated ?? (assignment as NonNullable<typeof assignment>);
     let issue: Candidate;
+    const missed = assignment?.nearMissOf;
+    if (missed) {
+      const at = issues.findIndex((candidate) => candidate.issueId === missed);
+      const was = issues[at] as Candidate;
+      issues[at] = { ...was, nearMisses: (was.nearMisses ?? 0) + 1 };
+    }
     if (choice.issueId === null) {
       created += 1;
       issue = { issueId: `i${created}`, signature, memberCount: 1 };
@@ -112,6 +118,7 @@ export function groupCorpus(
         issueId: joined.issueId,
         signature: mergeSignatures(joined.signature, signature),
         memberCount: joined.memberCount + 1,
+        nearMisses: joined.nearMisses ?? 0,
       };
     }
     issues.unshift(issue);

@@ -73,7 +73,12 @@ describe('the grouper keeps its candidates from one batch to the next', () => {
     const kept = cache.take(1).get('a') as Pool;
     kept.candidates.unshift({ issueId: 'new', signature, memberCount: 0 });
     const repeated = { ...signature, terms: { timeout: 1 } };
-    kept.repeats.placed(repeated, 'new', repeated, { issueId: null, similarity: 0, reason: '' });
+    kept.repeats.placed(repeated, 'new', repeated, {
+      issueId: null,
+      similarity: 0,
+      reason: '',
+      nearMissOf: null,
+    });
     expect(kept.repeats.recall(repeated)?.issueId).toBe('new');
     const last = ids[ids.length - 1] as string;
     const written = new Map([
