@@ -66,6 +66,13 @@ export interface PinnedExemplar {
 export interface AssignOptions {
   /** Overrides JOIN_THRESHOLD for problems and requests: for the evaluation's sweep, not production. */
   readonly joinThreshold?: number;
+  /**
+   * Whether a developer said two issues are not the same problem (a rejected suggestion). A
+   * report whose closest issue was rejected against the issue it lies next closest to sits
+   * between two problems the developer keeps apart: it joins only at the full bar, never at a
+   * lowered one.
+   */
+  readonly rejected?: (a: string, b: string) => boolean;
 }
 
 export interface Assignment {
@@ -118,7 +125,11 @@ export function assign(
     };
   }
   const bar = options.joinThreshold ?? JOIN_THRESHOLD[report.kind];
-  const lowered = top !== undefined && (top.nearMisses ?? 0) > 0;
+  const lowered =
+    top !== undefined &&
+    (top.nearMisses ?? 0) > 0 &&
+    top.similarity < bar &&
+    !betweenRejected(top, candidates, reportTerms, options);
   const threshold = lowered ? bar * LOWERED_BAR : bar;
   if (top && top.similarity >= threshold) {
     const because = lowered
@@ -140,6 +151,24 @@ export function assign(
       ? `new ${kind}: the closest ${kind} of ${toolText} is only ${format(top.similarity)} similar (joining takes ${format(threshold)})`
       : `new ${kind}: the first ${kind} of ${toolText}`,
   };
+}
+
+/**
+ * Whether the report's closest issue was rejected against the one it lies next closest to.
+ * Asked only when a lowered bar would decide, which is rare: a second pass then costs nothing
+ * that matters.
+ */
+function betweenRejected(
+  top: Candidate,
+  candidates: readonly Candidate[],
+  report: WeightedReport,
+  options: AssignOptions,
+): boolean {
+  const { rejected } = options;
+  if (!rejected) return false;
+  const others = candidates.filter((candidate) => candidate.issueId !== top.issueId);
+  const next = best(others, CANDIDATE_LIMIT - 1, (c) => c.memberCount, report);
+  return next !== undefined && next.similarity > 0 && rejected(top.issueId, next.issueId);
 }
 
 /** How a reason names the report's tool: what it shares with the issue before anything else. */

@@ -27,6 +27,7 @@ import {
   listPinnedExemplars,
   type NewIssue,
   type PoolKey,
+  rejectedPairsOf,
 } from './grouping.repository.js';
 import type { Pool, PoolCache } from './pool-cache.js';
 import {
@@ -112,6 +113,10 @@ export async function groupReports(
     keyed.map(({ report }) => report.project_id),
     cache?.rules() ?? new Map<string, ProjectRules>(),
   );
+  const rejected = await rejectedPairsOf(
+    trx,
+    new Set(keyed.map(({ report }) => report.project_id)),
+  );
   const working = new Map<string, WorkingIssue>();
   const created: NewIssue[] = [];
   const changes: Change[] = [];
@@ -157,7 +162,7 @@ export async function groupReports(
       if (!routed && !repeated) {
         // A comparison reads the candidates' signatures: each as widening one by one leaves it.
         widening.settle();
-        assignment = engine.assign(signature, pool.candidates, pool.pinned);
+        assignment = engine.assign(signature, pool.candidates, pool.pinned, { rejected });
       }
       choice = routed ?? repeated ?? (assignment as Assignment);
     } catch (error) {

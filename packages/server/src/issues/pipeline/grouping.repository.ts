@@ -308,3 +308,25 @@ export async function addNearMisses(
       .execute();
   }
 }
+
+/**
+ * Whether a developer said two issues of the batch's projects are not the same problem (a
+ * rejected suggestion): the engine joins no report between two of them at a lowered bar. Read
+ * anew every batch (a rejection does not bump the issues version); a project has few.
+ */
+export async function rejectedPairsOf(
+  trx: Kysely<DB>,
+  projectIds: ReadonlySet<string>,
+): Promise<(a: string, b: string) => boolean> {
+  const rows =
+    projectIds.size === 0
+      ? []
+      : await trx
+          .selectFrom('similar_rejections')
+          .select(['issue_a', 'issue_b'])
+          .where('project_id', 'in', [...projectIds])
+          .execute();
+  // Stored smaller id first.
+  const pairs = new Set(rows.map((row) => `${row.issue_a}\u0000${row.issue_b}`));
+  return (a, b) => pairs.has(a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
+}

@@ -50,6 +50,23 @@ describe('the adaptive bar', () => {
   });
 });
 
+describe('a rejected suggestion', () => {
+  // Next closest to the close report (it shares "charts" with it), and rejected against the first.
+  const charts: Candidate = {
+    issueId: 'charts',
+    signature: signature('Charts are missing from the exported file.'),
+    memberCount: 1,
+  };
+
+  it('keeps a report between two issues a developer kept apart from joining at the lowered bar', () => {
+    const rejected = (a: string, b: string) =>
+      [a, b].sort().join(' ') === ['charts', 'memory'].sort().join(' ');
+    const apart = assign(close, [issue(1), charts], [], { rejected });
+    expect(apart.issueId).toBeNull();
+    expect(assign(close, [issue(1), charts], [], { rejected: () => false }).issueId).toBe('memory');
+  });
+});
+
 describe('words shared across languages', () => {
   const terms = (details: string) => Object.keys(signature(details).terms);
 
