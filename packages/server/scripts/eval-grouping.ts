@@ -1,7 +1,8 @@
 /**
  * `npm run eval:grouping`: the grouping engine's pairwise precision and recall on three labelled
  * sets — the first corpus (its two files, tuned on and held out, replayed as one), the second
- * set's development part and its held-out part — as a markdown table for BENCHMARKS.md, with
+ * set (its development part, and its part held out until it was scored once, now development
+ * material too) and the third set, held out — as a markdown table for BENCHMARKS.md, with
  * the CPU each set took. `--sweep` adds the scores at other join thresholds (not on the
  * held-out part); `--verbose` also lists each true cluster's spread over issues and each issue's
  * mix of clusters on the development part (or on `--corpus <file>`), which is what to read when
@@ -15,6 +16,7 @@ import {
   DEV2_PATH,
   evaluateGrouping,
   HELDOUT2_PATH,
+  HELDOUT3_PATH,
   HOLDOUT_PATH,
   loadCorpus,
   type Scores,
@@ -23,7 +25,8 @@ import {
 const sets: Array<{ name: string; reports: CorpusReport[] }> = [
   { name: 'first corpus', reports: [...loadCorpus(CORPUS_PATH), ...loadCorpus(HOLDOUT_PATH)] },
   { name: 'second set, development', reports: loadCorpus(DEV2_PATH) },
-  { name: 'second set, held out', reports: loadCorpus(HELDOUT2_PATH) },
+  { name: 'second set, held out before', reports: loadCorpus(HELDOUT2_PATH) },
+  { name: 'third set, held out', reports: loadCorpus(HELDOUT3_PATH) },
 ];
 
 const row = (name: string, scores: Scores) =>

@@ -35,6 +35,7 @@ import { notificationStateMigration } from './migrations/0028-notification-state
 import { agentNotesMigration } from './migrations/0029-agent-notes.js';
 import { toolUsageMigration } from './migrations/0030-tool-usage.js';
 import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets.js';
+import { issueNearMissesMigration } from './migrations/0032-issue-near-misses.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -70,6 +71,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0029-agent-notes': agentNotesMigration(),
     '0030-tool-usage': toolUsageMigration(db.dialect),
     '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
+    '0032-issue-near-misses': issueNearMissesMigration(),
   };
 }
 

@@ -148,6 +148,8 @@ export interface IssuesTable {
   note: string | null;
   /** Told to the agents whose reports join it, in the submit answer (migration 0029). */
   agent_note: string | null;
+  /** Close reports that opened issues of their own: lowers the grouping bar (migration 0032). */
+  near_misses: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

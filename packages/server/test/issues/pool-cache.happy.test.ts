@@ -29,7 +29,7 @@ function state(id: string, lastSeen: string, status = 'open'): IssueState {
 
 function pool(ids: string[]): Pool {
   return {
-    candidates: ids.map((issueId) => ({ issueId, signature, memberCount: 1 })),
+    candidates: ids.map((issueId) => ({ issueId, signature, memberCount: 1, nearMisses: 0 })),
     states: new Map(
       ids.map((id, i) => [id, state(id, new Date(Date.UTC(2026, 0, 1) - i * 1000).toISOString())]),
     ),
@@ -71,9 +71,14 @@ describe('the grouper keeps its candidates from one batch to the next', () => {
     // The next batch writes the oldest candidate (now the most recently seen) and opens a new
     // issue at the front: the oldest other one falls off the list, as the query would drop it.
     const kept = cache.take(1).get('a') as Pool;
-    kept.candidates.unshift({ issueId: 'new', signature, memberCount: 0 });
+    kept.candidates.unshift({ issueId: 'new', signature, memberCount: 0, nearMisses: 0 });
     const repeated = { ...signature, terms: { timeout: 1 } };
-    kept.repeats.placed(repeated, 'new', repeated, { issueId: null, similarity: 0, reason: '' });
+    kept.repeats.placed(repeated, 'new', repeated, {
+      issueId: null,
+      similarity: 0,
+      reason: '',
+      nearMissOf: null,
+    });
     expect(kept.repeats.recall(repeated)?.issueId).toBe('new');
     const last = ids[ids.length - 1] as string;
     const written = new Map([

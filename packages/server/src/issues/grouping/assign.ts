@@ -38,11 +38,23 @@ export const JOIN_THRESHOLD: Readonly<Record<Signature['kind'], number>> = {
  * Far above JOIN_THRESHOLD: a developer's decision should pull in near-copies, not neighbours.
  */
 export const PIN_THRESHOLD = 0.5;
+/**
+ * The adaptive bar. A report that comes at least NEAR_MISS_SHARE of the way to an issue's bar
+ * and still opens an issue of its own is a near miss of that issue: a sign that its problem is
+ * worded more ways than the bar allows (agents paraphrase, switch language, misspell), since
+ * two different problems of one tool rarely come that close. From its first near miss, an
+ * issue takes reports at LOWERED_BAR of the bar. Per issue, so a project's own wording
+ * decides it; chosen on the development sets (docs/development.md, Grouping quality).
+ */
+export const NEAR_MISS_SHARE = 0.5;
+export const LOWERED_BAR = 0.5;
 
 export interface Candidate {
   readonly issueId: string;
   readonly signature: Signature;
   readonly memberCount: number;
+  /** Reports that came close to this issue and opened their own (Assignment.nearMissOf); 0 if absent. */
+  readonly nearMisses?: number;
 }
 
 /** A report a developer moved into `issueId` (or out into a new issue with that id). */
@@ -54,6 +66,13 @@ export interface PinnedExemplar {
 export interface AssignOptions {
   /** Overrides JOIN_THRESHOLD for problems and requests: for the evaluation's sweep, not production. */
   readonly joinThreshold?: number;
+  /**
+   * Whether a developer said two issues are not the same problem (a rejected suggestion). A
+   * report whose closest issue was rejected against the issue it lies next closest to sits
+   * between two problems the developer keeps apart: it joins only at the full bar, never at a
+   * lowered one.
+   */
+  readonly rejected?: (a: string, b: string) => boolean;
 }
 
 export interface Assignment {
@@ -63,6 +82,11 @@ export interface Assignment {
   readonly similarity: number;
   /** One sentence for the issue page: why the report joined, or why it opened a new issue. */
   readonly reason: string;
+  /**
+   * For a new issue: the candidate the report came close to (NEAR_MISS_SHARE of the bar), whose
+   * near misses the caller counts up by one; null otherwise.
+   */
+  readonly nearMissOf: string | null;
 }
 
 /**
@@ -87,6 +111,7 @@ export function assign(
       issueId: pin.issueId,
       similarity: round(pin.similarity),
       reason: `${label}, ${format(pin.similarity)} similar to a report a developer moved here${sharedText(reportTerms, pin)}`,
+      nearMissOf: null,
     };
   }
 
@@ -96,24 +121,54 @@ export function assign(
       issueId: top.issueId,
       similarity: round(top.similarity),
       reason: `${label}: every success of a tool joins its successes issue`,
+      nearMissOf: null,
     };
   }
-  const threshold = options.joinThreshold ?? JOIN_THRESHOLD[report.kind];
+  const bar = options.joinThreshold ?? JOIN_THRESHOLD[report.kind];
+  const lowered =
+    top !== undefined &&
+    (top.nearMisses ?? 0) > 0 &&
+    top.similarity < bar &&
+    !betweenRejected(top, candidates, reportTerms, options);
+  const threshold = lowered ? bar * LOWERED_BAR : bar;
   if (top && top.similarity >= threshold) {
+    const because = lowered
+      ? ` (its bar lowered to ${format(threshold)}: ${top.nearMisses} close report${top.nearMisses === 1 ? '' : 's'} opened issues of their own)`
+      : '';
     return {
       issueId: top.issueId,
       similarity: round(top.similarity),
-      reason: `${label}, ${format(top.similarity)} similar to its ${top.memberCount} report${top.memberCount === 1 ? '' : 's'}${sharedText(reportTerms, top)}`,
+      reason: `${label}, ${format(top.similarity)} similar to its ${top.memberCount} report${top.memberCount === 1 ? '' : 's'}${sharedText(reportTerms, top)}${because}`,
+      nearMissOf: null,
     };
   }
   const kind = report.kind;
   return {
     issueId: null,
+    nearMissOf: top && top.similarity >= bar * NEAR_MISS_SHARE ? top.issueId : null,
     similarity: round(top?.similarity ?? 0),
     reason: top
       ? `new ${kind}: the closest ${kind} of ${toolText} is only ${format(top.similarity)} similar (joining takes ${format(threshold)})`
       : `new ${kind}: the first ${kind} of ${toolText}`,
   };
+}
+
+/**
+ * Whether the report's closest issue was rejected against the one it lies next closest to.
+ * Asked only when a lowered bar would decide, which is rare: a second pass then costs nothing
+ * that matters.
+ */
+function betweenRejected(
+  top: Candidate,
+  candidates: readonly Candidate[],
+  report: WeightedReport,
+  options: AssignOptions,
+): boolean {
+  const { rejected } = options;
+  if (!rejected) return false;
+  const others = candidates.filter((candidate) => candidate.issueId !== top.issueId);
+  const next = best(others, CANDIDATE_LIMIT - 1, (c) => c.memberCount, report);
+  return next !== undefined && next.similarity > 0 && rejected(top.issueId, next.issueId);
 }
 
 /** How a reason names the report's tool: what it shares with the issue before anything else. */
@@ -160,6 +215,7 @@ function best<T extends PinnedExemplar>(
       issueId: top.issueId,
       signature: top.signature,
       memberCount: topMembers,
+      nearMisses: (top as Partial<Candidate>).nearMisses ?? 0,
       similarity: topScore,
     }
   );

@@ -12,7 +12,9 @@
  * `removeFromSignature` off the old issue and merges into the new one, and the moved report's
  * signature becomes a pinned exemplar `{issueId: target, signature}`: pass the project's pins
  * for the tool, most recent first, as `assign`'s third argument and reports very like the moved
- * one (PIN_THRESHOLD) follow it. A `RepeatedReports` per candidate set, told of every
+ * one (PIN_THRESHOLD) follow it. A new issue's `assignment.nearMissOf` names the candidate the
+ * report came close to: count it in that candidate's `nearMisses` (stored with the issue), which
+ * lowers its bar (LOWERED_BAR). A `RepeatedReports` per candidate set, told of every
  * placement, answers for a report that repeats an earlier one as `assign` would, without it.
  * Signatures are stored as JSON (`serializeSignature`, `parseSignature`; the `Signature` schema
  * checks one); a change of SIGNATURE_VERSION means stored ones should be recomputed from their
@@ -27,6 +29,8 @@ export {
   CANDIDATE_LIMIT,
   type Candidate,
   JOIN_THRESHOLD,
+  LOWERED_BAR,
+  NEAR_MISS_SHARE,
   PIN_THRESHOLD,
   PINNED_LIMIT,
   type PinnedExemplar,

@@ -99,6 +99,21 @@ export const PHRASE_CONCEPTS: ReadonlyArray<readonly [RegExp, string]> = [
     /\b(?:invalid|not (?:a )?valid|ungultig|no (?:es )?valid[oa]|invalid[oa]|invalide|non valide|pas valide)\b/g,
     '#invalid',
   ],
+  // The machine ran out of room: disk, memory.
+  [
+    /\b(?:no space left|out of (?:disk )?space|disk (?:is )?full|disk quota|enospc|not enough (?:disk )?space|kein (?:freier )?speicherplatz|speicherplatz (?:voll|erschopft)|festplatte (?:ist )?voll|sin espacio|disco lleno|plus d'espace|disque plein|espace disque insuffisant|spazio esaurito|disco pieno|sem espaco|disco cheio)\b/g,
+    '#diskfull',
+  ],
+  // Turned the wrong way: an image or a scan.
+  [
+    /\b(?:rotated|sideways|upside[\s-]?down|wrong orientation|orientation (?:is )?(?:wrong|ignored|lost)|exif orientation|auto[\s-]?rotat\w*|gedreht|hochkant|girad[oa]s?|rotad[oa]s?|tournee?s?|pivotee?s?|ruotat[oaie])\b/g,
+    '#rotated',
+  ],
+  // Protected by a password.
+  [
+    /\b(?:password[\s-]?protected|encrypted|decrypt\w*|passwortgeschutzt|verschlusselt|protegid[oa] (?:con|por) contrasena|cifrad[oa]|protegee? par (?:un )?mot de passe|chiffree?|protett[oa] da password|cifrat[oa]|protegid[oa] por senha|criptografad[oa])\b/g,
+    '#encrypted',
+  ],
   // Multi-word names of frequent things, in English and the other languages → one word.
   [/\b(?:time ?zones?|tz|zonas? horarias?|fuseaux? horaires?|fusi? orari[oa]?)\b/g, 'timezone'],
   [

@@ -5,9 +5,12 @@
  * error reports in German, Spanish, French, Italian and Portuguese); matching runs on
  * lowercased words without diacritics.
  */
+import { NOUN_MAP } from './nouns.vocabulary.js';
 
 /** Single words → a concept or an English word. Other languages' frequent error words first. */
 export const WORD_MAP: Readonly<Record<string, string>> = {
+  // Frequent nouns of other languages (nouns.vocabulary.ts); the entries below take precedence.
+  ...NOUN_MAP,
   // English synonyms
   timeout: '#timeout',
   timeouts: '#timeout',

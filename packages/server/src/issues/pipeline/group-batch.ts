@@ -12,6 +12,7 @@ import {
   type ReportToGroup,
 } from './group-reports.js';
 import {
+  addNearMisses,
   advanceGroupingProgress,
   insertIssues,
   lockGroupingProgress,
@@ -108,6 +109,7 @@ async function writeGrouped(
   // What else the new and reopened issues set off (an outbox row each), in this transaction.
   if (onChanges && grouped.changes.length > 0) await onChanges(trx, grouped.changes);
   await updateGroupedIssues(trx, dialect, grouped.updates, now);
+  await addNearMisses(trx, grouped.nearMisses);
   const last = grouped.members[grouped.members.length - 1] as { reportId: string };
   await advanceGroupingProgress(
     trx,

@@ -27,6 +27,7 @@ import {
   listPinnedExemplars,
   type NewIssue,
   type PoolKey,
+  rejectedPairsOf,
 } from './grouping.repository.js';
 import type { Pool, PoolCache } from './pool-cache.js';
 import {
@@ -83,6 +84,8 @@ export interface Grouped {
   created: NewIssue[];
   /** Every issue the batch touched (the new ones too), as it leaves it. */
   updates: IssueUpdate[];
+  /** Near misses the batch added, by issue (grouping/assign.ts, the adaptive bar). */
+  nearMisses: Map<string, number>;
 }
 
 /**
@@ -110,10 +113,15 @@ export async function groupReports(
     keyed.map(({ report }) => report.project_id),
     cache?.rules() ?? new Map<string, ProjectRules>(),
   );
+  const rejected = await rejectedPairsOf(
+    trx,
+    new Set(keyed.map(({ report }) => report.project_id)),
+  );
   const working = new Map<string, WorkingIssue>();
   const created: NewIssue[] = [];
   const changes: Change[] = [];
   const members: Grouped['members'] = [];
+  const nearMisses = new Map<string, number>();
   const opened = { trx, working, created, changes, engine, now };
   const widening = new DeferredWidening(engine.mergeRepeats);
   /** The last report the engine read, and its signature. */
@@ -154,7 +162,7 @@ export async function groupReports(
       if (!routed && !repeated) {
         // A comparison reads the candidates' signatures: each as widening one by one leaves it.
         widening.settle();
-        assignment = engine.assign(signature, pool.candidates, pool.pinned);
+        assignment = engine.assign(signature, pool.candidates, pool.pinned, { rejected });
       }
       choice = routed ?? repeated ?? (assignment as Assignment);
     } catch (error) {
@@ -173,9 +181,15 @@ export async function groupReports(
     // The chosen issue cannot be used (another project's, gone, or kept apart): a new one is opened.
     const overruled = !issue && choice.issueId !== null;
     const joinsExisting = issue !== undefined;
+    const missed = assignment?.nearMissOf;
+    const near = missed ? pool.candidates.find((c) => c.issueId === missed) : undefined;
+    if (!issue && near) {
+      near.nearMisses += 1;
+      nearMisses.set(near.issueId, (nearMisses.get(near.issueId) ?? 0) + 1);
+    }
     if (!issue) {
       issue = openIssue(opened, report, key.kind, signature);
-      pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0 });
+      pool.candidates.unshift({ issueId: issue.id, signature, memberCount: 0, nearMisses: 0 });
       reason = apart ? `${NEW_ISSUE_REASON} (${ruleReason(apart.name)})` : NEW_ISSUE_REASON;
     }
     const joined = issue;
@@ -241,7 +255,7 @@ export async function groupReports(
     pools,
     new Map(issues.map(({ issue, signature }) => [issue.id, stateOf(issue, signature)])),
   );
-  return { members, changes, lastStoredAt: iso(last.created_at), created, updates };
+  return { members, changes, lastStoredAt: iso(last.created_at), created, updates, nearMisses };
 }
 
 /**
@@ -313,6 +327,7 @@ async function loadPools(
       issueId: row.id,
       signature: parseSignature(row.signature),
       memberCount: totalOf(countsOfRow(row)),
+      nearMisses: Number(row.near_misses),
     });
     pool.states.set(row.id, row);
   }

@@ -135,7 +135,7 @@ export async function listCandidateIssues(
       .selectFrom(
         trx
           .selectFrom('issues')
-          .select([...ISSUE_STATE, 'project_id', 'tool_name', 'kind'])
+          .select([...ISSUE_STATE, 'project_id', 'tool_name', 'kind', 'near_misses'])
           .where('project_id', '=', key.projectId)
           .where('tool_name', key.toolName === null ? 'is' : '=', key.toolName)
           .where('kind', '=', key.kind)
@@ -150,7 +150,8 @@ export async function listCandidateIssues(
   return rest.reduce((q, part) => q.unionAll(part), first).execute();
 }
 
-export type IssueState = Awaited<ReturnType<typeof listCandidateIssues>>[number];
+/** An issue's row as a batch reads and keeps it (a candidate's also has its near misses). */
+export type IssueState = NonNullable<Awaited<ReturnType<typeof findIssueState>>>;
 
 export async function findIssueState(trx: Kysely<DB>, issueId: string) {
   return trx
@@ -289,4 +290,43 @@ export async function updateGroupedIssues(
     from (values ${sql.join(rows)}) as v
     where issues.id = v.column1
   `.execute(trx);
+}
+
+/**
+ * Counts up the issues' near misses (grouping/assign.ts, the adaptive bar) by what a batch
+ * added: a few issues a batch, one statement each, under the progress row's lock.
+ */
+export async function addNearMisses(
+  trx: Kysely<DB>,
+  added: ReadonlyMap<string, number>,
+): Promise<void> {
+  for (const [issueId, count] of added) {
+    await trx
+      .updateTable('issues')
+      .set((eb) => ({ near_misses: eb('near_misses', '+', count) }))
+      .where('id', '=', issueId)
+      .execute();
+  }
+}
+
+/**
+ * Whether a developer said two issues of the batch's projects are not the same problem (a
+ * rejected suggestion): the engine joins no report between two of them at a lowered bar. Read
+ * anew every batch (a rejection does not bump the issues version); a project has few.
+ */
+export async function rejectedPairsOf(
+  trx: Kysely<DB>,
+  projectIds: ReadonlySet<string>,
+): Promise<(a: string, b: string) => boolean> {
+  const rows =
+    projectIds.size === 0
+      ? []
+      : await trx
+          .selectFrom('similar_rejections')
+          .select(['issue_a', 'issue_b'])
+          .where('project_id', 'in', [...projectIds])
+          .execute();
+  // Stored smaller id first.
+  const pairs = new Set(rows.map((row) => `${row.issue_a}\u0000${row.issue_b}`));
+  return (a, b) => pairs.has(a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 }

@@ -5,7 +5,7 @@ import type { IssueState } from './grouping.repository.js';
 
 /** A tool's candidates and remembered moves, as group-batch.ts reads them for a batch. */
 export interface Pool {
-  candidates: { issueId: string; signature: Signature; memberCount: number }[];
+  candidates: { issueId: string; signature: Signature; memberCount: number; nearMisses: number }[];
   /** The candidates' rows, for an issue a report joins (counters, times, status). */
   states: Map<string, IssueState>;
   pinned: { issueId: string; signature: Signature }[];

@@ -9,6 +9,7 @@ import {
   DEV2_PATH,
   evaluateGrouping,
   HELDOUT2_PATH,
+  HELDOUT3_PATH,
   HOLDOUT_PATH,
   loadCorpus,
 } from '../../../scripts/grouping-evaluation.js';
@@ -143,8 +144,8 @@ describe('grouping evaluation on the second set (18 tools, written problem first
   });
 
   it('keeps precision on both parts and every success of a tool in one issue', () => {
-    // Today 0.890 / 0.509 and, scored once, 0.956 / 0.625 (BENCHMARKS.md); the held-out recall
-    // target of 0.85 is not met. The bounds guard against a regression, not the target.
+    // Today 0.881 / 0.595 and 0.958 / 0.654 (BENCHMARKS.md). The bounds guard against a
+    // regression, not the target.
     const development = evaluateGrouping(dev);
     expect(development.overall.precision).toBeGreaterThanOrEqual(0.85);
     expect(development.overall.recall).toBeGreaterThanOrEqual(0.48);
@@ -152,5 +153,27 @@ describe('grouping evaluation on the second set (18 tools, written problem first
     const held = evaluateGrouping(heldOut);
     expect(held.overall.precision).toBeGreaterThanOrEqual(0.9);
     expect(held.successes.recall).toBe(1);
+  });
+});
+
+describe('grouping evaluation on the third set (8 tools, written report by report)', () => {
+  const third = loadCorpus(HELDOUT3_PATH);
+
+  it('is at least 200 reports about at least 6 tools no other labelled set names', () => {
+    expect(third.length).toBeGreaterThanOrEqual(200);
+    const tools = new Set(third.map((report) => report.tool_name));
+    expect(tools.size).toBeGreaterThanOrEqual(6);
+    const seen = new Set(
+      [CORPUS_PATH, HOLDOUT_PATH, DEV2_PATH, HELDOUT2_PATH]
+        .flatMap((path) => loadCorpus(path))
+        .map((report) => report.tool_name),
+    );
+    expect([...tools].filter((tool) => seen.has(tool))).toEqual([]);
+  });
+
+  it('keeps every success of a tool in one issue', () => {
+    // Scored once after tuning: 0.712 / 0.647 (BENCHMARKS.md), the target missed. No bound on
+    // it here: a test that tuning had to pass would make it development material.
+    expect(evaluateGrouping(third).successes.recall).toBe(1);
   });
 });
