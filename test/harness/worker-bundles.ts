@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -36,6 +36,8 @@ const workspaceFromSource: Plugin = {
  * the tree as it is when the run starts. Returns the folder's removal.
  */
 export async function bundleWorkers(): Promise<() => void> {
+  // A clean install may hoist every package and leave no node_modules in the server package.
+  mkdirSync(CACHE, { recursive: true });
   const outdir = mkdtempSync(join(CACHE, 'debrief-workers-'));
   await build({
     entryPoints: entryFiles(),
