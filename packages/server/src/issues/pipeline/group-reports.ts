@@ -6,27 +6,21 @@ import type { IssueChange, ReportToGroup } from '../../reports/write-path/index.
 import {
   type Assignment,
   assign,
-  CANDIDATE_LIMIT,
   fingerprint,
-  kindOf,
   mergeRepeats,
-  PINNED_LIMIT,
-  parseSignature,
-  RepeatedReports,
   type Signature,
   serializeSignature,
   titleFor,
 } from '../grouping/index.js';
-import { countsOfRow, dominantOutcome, emptyCounts, totalOf } from '../issue-counts.js';
+import { dominantOutcome, emptyCounts } from '../issue-counts.js';
 import { loadRules } from '../rules/load-rules.js';
 import { NO_RULES, type ProjectRules, ruleReason } from '../rules/rule-matcher.js';
+import { keyedByPool, loadPools } from './batch-pools.js';
 import {
   findIssueState,
   type IssueUpdate,
   listCandidateIssues,
-  listPinnedExemplars,
   type NewIssue,
-  type PoolKey,
   rejectedPairsOf,
 } from './grouping.repository.js';
 import type { Pool, PoolCache } from './pool-cache.js';
@@ -258,83 +252,9 @@ export async function groupReports(
   return { members, changes, lastStoredAt: iso(last.created_at), created, updates, nearMisses };
 }
 
-/**
- * Each report with its pool's key and name; a report of the same project, tool and outcome as
- * the one before it shares them (most of a batch, under load: no new name to hash each).
- */
-function keyedByPool(
-  reports: readonly ReportToGroup[],
-): { report: ReportToGroup; key: PoolKey; name: string }[] {
-  const keyed: { report: ReportToGroup; key: PoolKey; name: string }[] = [];
-  let before: (typeof keyed)[number] | undefined;
-  for (const report of reports) {
-    if (
-      before?.report.project_id === report.project_id &&
-      before.report.tool_name === report.tool_name &&
-      before.report.outcome === report.outcome
-    ) {
-      before = { report, key: before.key, name: before.name };
-    } else {
-      const key = {
-        projectId: report.project_id,
-        toolName: report.tool_name,
-        kind: kindOf(report.outcome),
-      };
-      before = { report, key, name: poolKeyOf(key) };
-    }
-    keyed.push(before);
-  }
-  return keyed;
-}
-
 /** Whether the engine reads the same of both reports (GroupingInput): its signature is a function of it. */
 function sameInput(a: ReportToGroup, b: ReportToGroup): boolean {
   return a.details === b.details && a.tool_name === b.tool_name && a.outcome === b.outcome;
-}
-
-/** A pool's name: every report's, so plain text (an id and a kind hold no NUL; no tool: ''). */
-function poolKeyOf(key: PoolKey): string {
-  return `${key.projectId}\u0000${key.kind}\u0000${key.toolName === null ? '' : `=${key.toolName}`}`;
-}
-
-/**
- * The candidates and remembered moves of every key of the batch: the kept ones, and two queries
- * in all for the others.
- */
-async function loadPools(
-  trx: Kysely<DB>,
-  keys: { key: PoolKey; name: string }[],
-  kept: ReadonlyMap<string, Pool>,
-): Promise<Map<string, Pool>> {
-  const pools = new Map<string, Pool>();
-  const distinct: PoolKey[] = [];
-  for (const { key, name } of keys) {
-    if (pools.has(name)) continue;
-    const pool = kept.get(name);
-    pools.set(
-      name,
-      pool ?? { candidates: [], states: new Map(), pinned: [], repeats: new RepeatedReports() },
-    );
-    if (!pool) distinct.push(key);
-  }
-  if (distinct.length === 0) return pools;
-  const poolOf = (row: { project_id: string; tool_name: string | null; kind: string }) =>
-    pools.get(poolKeyOf({ projectId: row.project_id, toolName: row.tool_name, kind: row.kind }));
-  for (const row of await listCandidateIssues(trx, distinct, CANDIDATE_LIMIT)) {
-    const pool = poolOf(row);
-    if (!pool) continue;
-    pool.candidates.push({
-      issueId: row.id,
-      signature: parseSignature(row.signature),
-      memberCount: totalOf(countsOfRow(row)),
-      nearMisses: Number(row.near_misses),
-    });
-    pool.states.set(row.id, row);
-  }
-  for (const row of await listPinnedExemplars(trx, distinct, PINNED_LIMIT)) {
-    poolOf(row)?.pinned.push({ issueId: row.issue_id, signature: parseSignature(row.signature) });
-  }
-  return pools;
 }
 
 function errorText(error: unknown): string {
