@@ -13,6 +13,56 @@ import { startTestServer, type TestServer } from '../../../../test/harness/test-
 import { bearer, call } from '../support/http.js';
 import { startReceiver } from './webhook-receiver.js';
 
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+type Tenant = Awaited<ReturnType<typeof bootstrapCli>>;
+
+const webhookIds = (requests: Receiver['received']) =>
+  new Set(requests.map((r) => String(r.headers['webhook-id'])));
+
+/**
+ * A webhook destination on `issue.created`, then `events` failure reports of tools of their
+ * own, each opening an issue; returns once every delivery has reached the (hanging) receiver.
+ */
+async function startDeliveries(url: string, tenant: Tenant, receiver: Receiver, events: number) {
+  const created = await call(`${url}/v1/dashboard/${tenant.project.id}/destinations`, {
+    headers: bearer(tenant.api_key),
+    body: { type: 'webhook', url: receiver.url, events: ['issue.created'] },
+  });
+  expect(created.status).toBe(201);
+  for (let i = 0; i < events; i += 1) {
+    const res = await call(`${url}/v1/reports`, {
+      body: {
+        ingest_key: tenant.ingest_key,
+        outcome: 'failure',
+        tool_name: `tool_${i}`,
+        details: `tool ${i} failed to open the file`,
+      },
+    });
+    expect(res.status).toBe(201);
+  }
+  await receiver.waitFor((r) => r.length >= events, 30_000);
+}
+
+/**
+ * After the kill: every notification sent before it comes again with its webhook-id, and after
+ * de-duplication by webhook-id each of the `events` issues arrived once.
+ */
+async function expectResentOnce(
+  receiver: Receiver,
+  before: number,
+  idsBefore: ReadonlySet<string>,
+  events: number,
+  timeoutMs: number,
+) {
+  await receiver.waitFor((r) => webhookIds(r.slice(before)).size >= events, timeoutMs);
+  expect(webhookIds(receiver.received.slice(before))).toEqual(idsBefore);
+  const issues = new Map<string, string>();
+  for (const request of receiver.received) {
+    issues.set(String(request.headers['webhook-id']), request.json.data.issue.id);
+  }
+  expect(new Set(issues.values()).size).toBe(events);
+}
+
 /**
  * `kill -9` of the server while its deliveries wait for the receiver loses none: every
  * notification arrives again with its `webhook-id`, so after de-duplication each event arrives
@@ -23,7 +73,7 @@ import { startReceiver } from './webhook-receiver.js';
 describe('notification delivery across kill -9 (sqlite)', () => {
   let database: TestDatabase;
   let server: CliServer | null = null;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
@@ -50,43 +100,17 @@ describe('notification delivery across kill -9 (sqlite)', () => {
     // Every request hangs until the kill: the deliveries are under way when it comes.
     receiver.setAnswer(() => ({ status: 200, hang: true }));
     server = await startCliServer(env);
-    const created = await call(`${server.url}/v1/dashboard/${tenant.project.id}/destinations`, {
-      headers: bearer(tenant.api_key),
-      body: { type: 'webhook', url: receiver.url, events: ['issue.created'] },
-    });
-    expect(created.status).toBe(201);
     const EVENTS = 6;
-    for (let i = 0; i < EVENTS; i += 1) {
-      const res = await call(`${server.url}/v1/reports`, {
-        body: {
-          ingest_key: tenant.ingest_key,
-          outcome: 'failure',
-          tool_name: `tool_${i}`,
-          details: `tool ${i} failed to open the file`,
-        },
-      });
-      expect(res.status).toBe(201);
-    }
-    await receiver.waitFor((r) => r.length >= EVENTS, 30_000);
+    await startDeliveries(server.url, tenant, receiver, EVENTS);
     const killed = await server.kill('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
     const before = receiver.received.length;
-    const idsBefore = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
+    const idsBefore = webhookIds(receiver.received);
 
     receiver.setAnswer(() => ({ status: 200 }));
     server = await startCliServer(env);
-    await receiver.waitFor(
-      (r) => new Set(r.slice(before).map((x) => String(x.headers['webhook-id']))).size >= EVENTS,
-      30_000,
-    );
-    const after = receiver.received.slice(before);
     // The same notifications, each with its webhook-id, and each issue once.
-    expect(new Set(after.map((r) => String(r.headers['webhook-id'])))).toEqual(idsBefore);
-    const issues = new Map<string, string>();
-    for (const request of receiver.received) {
-      issues.set(String(request.headers['webhook-id']), request.json.data.issue.id);
-    }
-    expect(new Set(issues.values()).size).toBe(EVENTS);
+    await expectResentOnce(receiver, before, idsBefore, EVENTS, 30_000);
     await server.kill('SIGTERM');
     server = null;
   }, 120_000);
@@ -98,7 +122,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
     let database: TestDatabase;
     let killed: CliServer | null = null;
     let other: TestServer | null = null;
-    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    let receiver: Receiver;
 
     beforeAll(async () => {
       database = await createTestDatabase('postgres');
@@ -128,27 +152,11 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       });
       receiver.setAnswer(() => ({ status: 200, hang: true }));
       killed = await startCliServer(env);
-      const created = await call(`${killed.url}/v1/dashboard/${tenant.project.id}/destinations`, {
-        headers: bearer(tenant.api_key),
-        body: { type: 'webhook', url: receiver.url, events: ['issue.created'] },
-      });
-      expect(created.status).toBe(201);
       const EVENTS = 4;
-      for (let i = 0; i < EVENTS; i += 1) {
-        const res = await call(`${killed.url}/v1/reports`, {
-          body: {
-            ingest_key: tenant.ingest_key,
-            outcome: 'failure',
-            tool_name: `tool_${i}`,
-            details: `tool ${i} failed to open the file`,
-          },
-        });
-        expect(res.status).toBe(201);
-      }
       // Every delivery is under way from the first instance (nothing else sends yet) when the
       // second starts beside it and the first is killed.
-      await receiver.waitFor((r) => r.length >= EVENTS, 30_000);
-      const idsBefore = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
+      await startDeliveries(killed.url, tenant, receiver, EVENTS);
+      const idsBefore = webhookIds(receiver.received);
       expect(idsBefore.size).toBe(EVENTS);
       other = await startTestServer('postgres', settings, { databaseUrl: database.url });
       expect((await killed.kill('SIGKILL')).signal).toBe('SIGKILL');
@@ -157,17 +165,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       receiver.setAnswer(() => ({ status: 200 }));
 
       // After the killed instance's claims run out, the other sends each message again.
-      await receiver.waitFor(
-        (r) => new Set(r.slice(before).map((x) => String(x.headers['webhook-id']))).size >= EVENTS,
-        120_000,
-      );
-      const after = receiver.received.slice(before);
-      expect(new Set(after.map((r) => String(r.headers['webhook-id'])))).toEqual(idsBefore);
-      const issues = new Map<string, string>();
-      for (const request of receiver.received) {
-        issues.set(String(request.headers['webhook-id']), request.json.data.issue.id);
-      }
-      expect(new Set(issues.values()).size).toBe(EVENTS);
+      await expectResentOnce(receiver, before, idsBefore, EVENTS, 120_000);
       expect(other.ctx.deliverer.attempted).toBeGreaterThanOrEqual(EVENTS);
     }, 200_000);
   },
