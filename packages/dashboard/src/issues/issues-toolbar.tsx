@@ -1,6 +1,7 @@
 import { OUTCOMES, type Outcome } from '@debrief/protocol';
 import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { OUTCOME_LABELS } from '../ui/format';
+import { ToolSelect } from '../ui/tool-select';
 import { useDebounced } from '../ui/use-debounced';
 import { type IssueFilters, KIND_TABS, SORT_LABELS } from './issue-filters';
 
@@ -98,21 +99,12 @@ export function IssuesToolbar({
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-tool`}>Tool</label>
-          <select
-            id={`${id}-tool`}
-            value={filters.tool_name ?? ''}
-            onChange={(event) => onChange({ tool_name: event.target.value || null })}
-          >
-            <option value="">All tools</option>
-            {toolNames.map((tool) => (
-              <option key={tool} value={tool}>
-                {tool}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ToolSelect
+          id={`${id}-tool`}
+          value={filters.tool_name}
+          tools={toolNames}
+          onChange={(tool_name) => onChange({ tool_name })}
+        />
         <div className="field">
           <label htmlFor={`${id}-sort`}>Sort</label>
           <select

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { SourcesSummary } from '../api/console.types';
 import { formatCount } from '../ui/format';
+import { ToolSelect } from '../ui/tool-select';
 import { DateRangeFields } from './date-range-fields';
 import { hasNarrowingFilters, type ReportFilters } from './report-filters';
 
@@ -33,21 +34,12 @@ export function FilterBar({
       aria-label="Filter reports"
       onSubmit={(event) => event.preventDefault()}
     >
-      <div className="field">
-        <label htmlFor={`${id}-tool`}>Tool</label>
-        <select
-          id={`${id}-tool`}
-          value={filters.tool_name ?? ''}
-          onChange={(event) => onChange({ tool_name: event.target.value || null })}
-        >
-          <option value="">All tools</option>
-          {toolOptions.map((tool) => (
-            <option key={tool} value={tool}>
-              {tool}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ToolSelect
+        id={`${id}-tool`}
+        value={filters.tool_name}
+        tools={toolOptions}
+        onChange={(tool_name) => onChange({ tool_name })}
+      />
       <div className="field">
         <label htmlFor={`${id}-source`}>Source</label>
         <select
