@@ -18,28 +18,17 @@ export function benchAnswerIngest(
   options: SteadyOptions,
   log: (line: string) => void,
 ): Promise<PairedRun> {
-  let url = '';
-  return pairedSteady(
-    dialect,
-    async () => {
-      const database = await make();
-      url = database.url;
-      return database;
-    },
-    options,
-    log,
-    {
-      name: 'the submit answer',
-      withoutLabel: 'a project with no noted issue',
-      withLabel: `a project with ${NOTED_ISSUES} noted issues`,
-      setup: () => ({
-        async prepare(_server, tenant) {
-          await seedNotedIssues(url, tenant.project.id, BENCH_TOOL, NOTED_ISSUES);
-          return async () => {};
-        },
-      }),
-    },
-  );
+  return pairedSteady(dialect, make, options, log, {
+    name: 'the submit answer',
+    withoutLabel: 'a project with no noted issue',
+    withLabel: `a project with ${NOTED_ISSUES} noted issues`,
+    setup: () => ({
+      async prepare(_server, tenant, databaseUrl) {
+        await seedNotedIssues(databaseUrl, tenant.project.id, BENCH_TOOL, NOTED_ISSUES);
+        return async () => {};
+      },
+    }),
+  });
 }
 
 export const answerIngestTable = (runs: PairedRun[], options: SteadyOptions) =>

@@ -164,7 +164,11 @@ export interface RoundSetup {
   env?: Record<string, string>;
   /** The bootstrapped API key's scopes, for `prepare`. */
   scopes?: string;
-  prepare?: (server: CliServer, tenant: Bootstrapped) => Promise<() => Promise<void>>;
+  prepare?: (
+    server: CliServer,
+    tenant: Bootstrapped,
+    databaseUrl: string,
+  ) => Promise<() => Promise<void>>;
 }
 
 /** One round at a raised priority where allowed: see raisePriority. */
@@ -209,7 +213,7 @@ async function measureRound(
     undefined,
     setup.scopes,
   );
-  const undo = await setup.prepare?.(server, tenant).catch(async (error: unknown) => {
+  const undo = await setup.prepare?.(server, tenant, database.url).catch(async (error: unknown) => {
     await server.kill('SIGTERM');
     throw error;
   });
