@@ -62,7 +62,17 @@ export function producerDeps(db: Kysely<DB>) {
         .where('scope', '=', 'test-outbox')
         .orderBy('subject')
         .execute();
-      await db.deleteFrom('notification_marks').where('scope', '=', 'test-outbox').execute();
+      // Only the rows read: an entry committed between the two statements waits for the next take.
+      if (rows.length > 0)
+        await db
+          .deleteFrom('notification_marks')
+          .where('scope', '=', 'test-outbox')
+          .where(
+            'subject',
+            'in',
+            rows.map((row) => row.subject),
+          )
+          .execute();
       return rows.map((row) => JSON.parse(row.value) as NotificationEntry);
     },
   };
