@@ -95,6 +95,10 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
     const start = new Date(Date.now() - 10 * 60_000);
     const failures = p.subscribe('report.created', t.projectId, { filter: { outcome: 'failure' } });
     const all = p.subscribe('report.created', t.projectId);
+    // Same filter as `failures`: the pass reads their range once, and each gets its message.
+    const failuresToo = p.subscribe('report.created', t.projectId, {
+      filter: { outcome: 'failure' },
+    });
     // The first pass only places the cursors: a new destination hears of what comes after it.
     await seedReport(opened.db, t.projectId, {
       outcome: 'failure',
@@ -111,7 +115,7 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
       outcome: 'success',
       at: new Date(start.getTime() + 2000).toISOString(),
     });
-    expect(await sendReportBatches(p.deps, new Date(start.getTime() + 15_000))).toBe(2);
+    expect(await sendReportBatches(p.deps, new Date(start.getTime() + 15_000))).toBe(3);
     const first = await p.take();
     const toFailures = first.find((e) => e.destinationId === failures)!;
     expect(toFailures.type).toBe('report.created');
@@ -120,6 +124,7 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
     expect(reports.map((r) => r.details)).toEqual([0, 1, 2, 3, 4].map((i) => `failure ${i}`));
     expect(toFailures.reportId).toBeDefined();
     expect(first.find((e) => e.destinationId === all)?.data?.count).toBe(8);
+    expect(first.find((e) => e.destinationId === failuresToo)?.data).toEqual(toFailures.data);
     // Within the minute: held back, then summed into the next.
     await seedReport(opened.db, t.projectId, {
       outcome: 'failure',
@@ -130,8 +135,8 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
       at: new Date(start.getTime() + 40_000).toISOString(),
     });
     expect(await sendReportBatches(p.deps, new Date(start.getTime() + 60_000))).toBe(0);
-    expect(await sendReportBatches(p.deps, new Date(start.getTime() + 80_000))).toBe(2);
-    expect((await p.take()).map((e) => e.data?.count)).toEqual([2, 2]);
+    expect(await sendReportBatches(p.deps, new Date(start.getTime() + 80_000))).toBe(3);
+    expect((await p.take()).map((e) => e.data?.count)).toEqual([2, 2, 2]);
     expect(await sendReportBatches(p.deps, new Date(start.getTime() + 200_000))).toBe(0);
   });
 

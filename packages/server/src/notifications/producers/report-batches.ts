@@ -34,17 +34,37 @@ interface Cursor {
  */
 export async function sendReportBatches(deps: ProducerDeps, now: Date): Promise<number> {
   const destinations = await deps.findSubscribers(deps.db, 'report.created');
+  // Destinations of one project with one filter read the same range in the same pass (their
+  // cursors move together): read it once for all of them.
+  const reads = new Map<string, ReturnType<typeof matchingReports>>();
+  const read: ReadReports = (destination, after, bound) => {
+    const { outcome, tool_name, source } = destination.filter;
+    const key = JSON.stringify([destination.projectId, outcome, tool_name, source, after, bound]);
+    let found = reads.get(key);
+    if (!found) {
+      found = matchingReports(deps.db, destination, after, bound);
+      reads.set(key, found);
+    }
+    return found;
+  };
   let sent = 0;
   for (const destination of destinations) {
-    if (await sendBatch(deps, destination, now)) sent += 1;
+    if (await sendBatch(deps, destination, now, read)) sent += 1;
   }
   return sent;
 }
+
+type ReadReports = (
+  destination: SubscribedDestination,
+  after: string,
+  bound: string,
+) => ReturnType<typeof matchingReports>;
 
 async function sendBatch(
   deps: ProducerDeps,
   destination: SubscribedDestination,
   now: Date,
+  read: ReadReports,
 ): Promise<boolean> {
   const bound = new Date(now.getTime() - REPORT_SETTLE_MS).toISOString();
   const mark = await findMark(deps.db, SCOPE, destination.id);
@@ -56,7 +76,7 @@ async function sendBatch(
   const cursor = JSON.parse(mark.value) as Cursor;
   if (cursor.sent_at && now.getTime() - Date.parse(cursor.sent_at) < REPORT_BATCH_MS) return false;
   if (cursor.after >= bound) return false;
-  const { count, first } = await matchingReports(deps.db, destination, cursor.after, bound);
+  const { count, first } = await read(destination, cursor.after, bound);
   if (count === 0) {
     // Nothing to say: move the cursor now and then, so the next pass's range stays short.
     if (now.getTime() - new Date(mark.updated_at).getTime() >= REPORT_BATCH_MS)
