@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { makeDatabaseTemplates } from './database-templates.js';
 import { postgresAvailable, startPostgresCluster } from './postgres-cluster.js';
 import { REQUIRE_ALL, requiredError, skipLine } from './skips.js';
 import { bundleWorkers } from './worker-bundles.js';
@@ -7,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL of the throwaway cluster, or null when PostgreSQL is not installed. */
     postgresUrl: string | null;
+    /** A migrated SQLite file that `createTestDatabase` copies. */
+    sqliteTemplate: string;
   }
 }
 
@@ -26,15 +29,23 @@ export default async function setup(project: TestProject) {
     if (REQUIRE_ALL) throw requiredError(line);
     console.warn(line);
     project.provide('postgresUrl', null);
-    return removeBundles;
+    const templates = await makeDatabaseTemplates(null);
+    project.provide('sqliteTemplate', templates.sqlite);
+    return () => {
+      templates.remove();
+      removeBundles();
+    };
   }
   const cluster = await startPostgresCluster().catch((error: unknown) => {
     removeBundles();
     throw error;
   });
   project.provide('postgresUrl', cluster.url);
+  const templates = await makeDatabaseTemplates(cluster.url);
+  project.provide('sqliteTemplate', templates.sqlite);
   return async () => {
     await cluster.stop();
+    templates.remove();
     removeBundles();
   };
 }

@@ -1,7 +1,6 @@
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../../../test/harness/databases.js';
-import { openMigratedDatabase } from '../../src/db/migrate.js';
 import type { DB } from '../../src/db/schema.js';
 
 /** A node of `explain (format json)`, with the fields the plan tests read. */
@@ -42,8 +41,7 @@ export interface PlanningDatabase {
  * connection when it opens (the reports' plan tests price sequential scans and sorts out).
  */
 export async function openPlanningDatabase(sessionSql?: string): Promise<PlanningDatabase> {
-  const database: TestDatabase = await createTestDatabase('postgres');
-  await (await openMigratedDatabase(database.url)).database.close();
+  const database: TestDatabase = await createTestDatabase('postgres', { migrated: true });
   const pool = new pg.Pool({ connectionString: database.url, max: 1 });
   if (sessionSql) pool.on('connect', (client) => void client.query(sessionSql).catch(() => {}));
   const queries: CompiledQuery[] = [];
