@@ -124,9 +124,16 @@ describeBrowser('muting an issue from its page', { timeout: 120_000 }, () => {
     expect(both[1]?.until).toMatch(/Z$/);
     await expectAccessible(page, 'an issue page with two mutes');
     await page.screenshot({ path: join(artifacts, 'issue-mutes.png'), fullPage: true });
+
+    // The issues list marks it.
+    await page.getByRole('link', { name: '← Issues' }).click();
+    const row = page.locator(`li[data-issue-id="${issueId}"]`);
+    await row.locator('.pill-muted', { hasText: 'Muted' }).waitFor();
+    await row.getByRole('link', { name: /export_csv drops/ }).click();
+    await card().getByTestId('mute').first().waitFor();
   });
 
-  it('unmutes each from the list, and the issue notifies again', async () => {
+  it('unmutes each from its list; the issues list marks it no more', async () => {
     await card().getByRole('button', { name: 'Unmute All destinations' }).click();
     await expect.poll(async () => card().getByTestId('mute').count()).toBe(1);
     expect(await mutes()).toMatchObject([{ destination_id: destinationId }]);
@@ -137,5 +144,9 @@ describeBrowser('muting an issue from its page', { timeout: 120_000 }, () => {
       .filter({ hasText: /^Not muted/ })
       .waitFor();
     expect(await mutes()).toEqual([]);
+    await page.getByRole('link', { name: '← Issues' }).click();
+    const row = page.locator(`li[data-issue-id="${issueId}"]`);
+    await row.waitFor();
+    await expect(row.locator('.pill-muted').count()).resolves.toBe(0);
   });
 });
