@@ -50,7 +50,6 @@ export function emailChannel(options: EmailChannelOptions): Channel {
     const payload = message.payload;
     const reached = message.recipients?.reached ?? new Set<string>();
     const failures: string[] = [];
-    let sent = 0;
     for (const address of to) {
       const lower = address.toLowerCase();
       if (left.has(lower) || reached.has(lower)) continue;
@@ -81,12 +80,12 @@ export function emailChannel(options: EmailChannelOptions): Channel {
         failures.push(`${address}: ${(error as Error).message}`);
         continue;
       }
-      sent += 1;
       await message.recipients?.done(address);
     }
     if (failures.length === 0) return { ok: true };
-    const others = sent + reached.size;
     // The log names the addresses still owed the message; the others are never sent it again.
+    // `reached` holds this attempt's too: `done` adds each.
+    const others = reached.size;
     const note =
       message.recipients && others > 0
         ? ` (${others} other ${others === 1 ? 'address has' : 'addresses have'} it; a retry sends only to ${failures.length === 1 ? 'this one' : 'these'})`
