@@ -101,6 +101,7 @@ describeBrowser('muting an issue from its page', { timeout: 120_000 }, () => {
     await card().getByLabel('Destination').selectOption({ label: 'Pager (webhook)' });
     await card().getByLabel('Until it happens N more times').check();
     await card().getByLabel('N (more reports)').fill('3');
+    await expectAccessible(page, 'an issue page with the mute form open');
     await card().getByRole('button', { name: 'Mute', exact: true }).click();
     await card().getByTestId('mute').first().waitFor();
     await expect(card().getByTestId('mute').first().textContent()).resolves.toMatch(
