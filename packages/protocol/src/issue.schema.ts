@@ -125,6 +125,11 @@ export const IssueSummary = z.object({
    * …/issues/{id}/similar says why), or null; absent everywhere else.
    */
   possible_duplicate_of: Id32.nullable().optional(),
+  /**
+   * Issues list only: whether a notification mute silences it now, for every destination or for
+   * some (GET …/issues/{id}/mutes lists them); absent everywhere else.
+   */
+  muted: z.boolean().optional(),
 });
 export type IssueSummary = z.infer<typeof IssueSummary>;
 

@@ -60,6 +60,11 @@ export function IssueRow({
           {issue.status !== 'open' && (
             <span className="pill">{issue.status === 'resolved' ? 'Resolved' : 'Ignored'}</span>
           )}
+          {issue.muted && (
+            <span className="pill pill-muted" title="Its notifications are muted: see its page">
+              Muted
+            </span>
+          )}
           {issue.possible_duplicate_of && (
             <Link
               to={`/projects/${projectId}/issues/${issue.possible_duplicate_of}`}

@@ -19,6 +19,7 @@ import { RelativeTime } from '../ui/relative-time';
 import { useTitle } from '../ui/use-title';
 import { AgentNote } from './agent-note';
 import { IssueActivity } from './issue-activity';
+import { IssueMutes } from './issue-mutes';
 import { IssuePicker } from './issue-picker';
 import { IssueReports } from './issue-reports';
 import { IssueTitle } from './issue-title';
@@ -162,6 +163,13 @@ export function IssuePage({ project, issueId }: { project: ConsoleProject; issue
           path={path}
           agentNote={data.agent_note}
           onSaved={issue.reload}
+        />
+        <IssueMutes
+          projectId={project.id}
+          issueId={issueId}
+          status={data.status}
+          reportCount={data.report_count}
+          version={`${data.report_count}:${data.updated_at}`}
         />
         <section className="card" aria-labelledby="issue-numbers-title">
           <h3 id="issue-numbers-title" className="card-title">

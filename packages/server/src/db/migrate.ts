@@ -36,6 +36,7 @@ import { agentNotesMigration } from './migrations/0029-agent-notes.js';
 import { toolUsageMigration } from './migrations/0030-tool-usage.js';
 import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets.js';
 import { issueNearMissesMigration } from './migrations/0032-issue-near-misses.js';
+import { notificationRecipientsMigration } from './migrations/0034-notification-recipients.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -72,6 +73,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0030-tool-usage': toolUsageMigration(db.dialect),
     '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
     '0032-issue-near-misses': issueNearMissesMigration(),
+    '0034-notification-recipients': notificationRecipientsMigration(),
   };
 }
 

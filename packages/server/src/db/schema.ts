@@ -522,6 +522,8 @@ export interface NotificationMessagesTable {
   lease_until: EpochMs | null;
   created_at: EpochMs;
   updated_at: EpochMs;
+  /** An email message's addresses already sent to: a JSON array, lowercased (migration 0034). */
+  done_recipients: string | null;
 }
 
 /** One attempt of a message: the delivery log (migration 0026). */

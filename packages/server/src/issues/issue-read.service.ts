@@ -8,6 +8,7 @@ import type {
 import type { AppContext } from '../context.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
 import { ApiError } from '../errors/api-error.js';
+import { mutedIssueIds } from '../notifications/mutes/mute.repository.js';
 import { getOwnedProject } from '../projects/project.service.js';
 import { DAY_MS, startOfUtcDay } from '../time/utc-time.js';
 import { countIssues, findIssue, listIssuesPage } from './issue.repository.js';
@@ -73,9 +74,18 @@ export async function listIssues(
     const rows = await listIssuesPage(ctx.db, project.id, filters, query.sort, page);
     issues = rows.map((row) => toIssueSummary(row));
   }
+  const muted = await mutedIssueIds(
+    ctx.db,
+    project.id,
+    issues.map((issue) => issue.id),
+    new Date(),
+  );
   return {
     project: { id: project.id, name: project.name },
-    issues: await flagPossibleDuplicates(ctx.db, project.id, issues),
+    issues: (await flagPossibleDuplicates(ctx.db, project.id, issues)).map((issue) => ({
+      ...issue,
+      muted: muted.has(issue.id),
+    })),
     pagination: { page: query.page, limit: query.limit, total },
   };
 }

@@ -11,6 +11,7 @@ import {
   failPendingMessages,
   pruneDeliveries,
   recordAttempt,
+  recordDoneRecipients,
 } from './delivery.repository.js';
 import {
   type DestinationRecord,
@@ -18,7 +19,12 @@ import {
   updateDestination,
 } from './destination.repository.js';
 import { fanOut } from './fan-out.js';
-import type { Channel, ChannelResult, DestinationTarget } from './notification-port.js';
+import type {
+  Channel,
+  ChannelResult,
+  DestinationTarget,
+  RecipientProgress,
+} from './notification-port.js';
 import { nextAttemptAt } from './retry-schedule.js';
 
 export interface DelivererDeps {
@@ -175,6 +181,7 @@ export class Deliverer {
           id: message.id,
           timestamp: started,
           payload: message.payload,
+          recipients: this.progressOf(message),
         });
       } catch (error) {
         result = { ok: false, error: error instanceof Error ? error.message : String(error) };
@@ -189,6 +196,19 @@ export class Deliverer {
         'could not record a delivery attempt',
       );
     }
+  }
+
+  /** The message's reached recipients, each new one written as soon as it is reached. */
+  private progressOf(message: ClaimedMessage): RecipientProgress {
+    const reached = new Set(message.doneRecipients);
+    return {
+      reached,
+      done: async (address) => {
+        reached.add(address.toLowerCase());
+        if (!(await recordDoneRecipients(this.deps.db, message, [...reached])))
+          throw new Error('the claim on this message ran out; another attempt will finish it');
+      },
+    };
   }
 
   private async record(

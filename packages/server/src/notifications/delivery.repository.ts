@@ -46,6 +46,8 @@ export interface ClaimedMessage {
   payload: NotificationPayload;
   /** Attempts made before this one. */
   attempts: number;
+  /** The addresses an email message has already reached (lowercased), on an earlier attempt. */
+  doneRecipients: string[];
   maxAttempts: number;
   createdAt: number;
   /** The lease this instance set: the outcome is written only while it still holds it. */
@@ -74,7 +76,16 @@ export async function claimDueMessages(
   return db.transaction().execute(async (trx) => {
     let query = trx
       .selectFrom('notification_messages')
-      .select(['id', 'destination_id', 'type', 'payload', 'attempts', 'max_attempts', 'created_at'])
+      .select([
+        'id',
+        'destination_id',
+        'type',
+        'payload',
+        'attempts',
+        'max_attempts',
+        'created_at',
+        'done_recipients',
+      ])
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
@@ -106,11 +117,30 @@ export async function claimDueMessages(
       type: row.type as NotificationType,
       payload: JSON.parse(row.payload) as NotificationPayload,
       attempts: row.attempts,
+      doneRecipients: row.done_recipients ? (JSON.parse(row.done_recipients) as string[]) : [],
       maxAttempts: row.max_attempts,
       createdAt: Number(row.created_at),
       lease,
     }));
   });
+}
+
+/**
+ * Writes the addresses a message has reached so far, at once after each is accepted, so a retry
+ * never sends to them again. Only while this deliverer still holds the lease (false otherwise).
+ */
+export async function recordDoneRecipients(
+  db: Kysely<DB>,
+  message: Pick<ClaimedMessage, 'id' | 'lease'>,
+  addresses: readonly string[],
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('notification_messages')
+    .set({ done_recipients: JSON.stringify(addresses) })
+    .where('id', '=', message.id)
+    .where('lease_until', '=', message.lease)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
 }
 
 /** How an attempt ended, as the deliverer decided. */

@@ -29,6 +29,22 @@ export interface OutgoingMessage {
   id: string;
   timestamp: Date;
   payload: NotificationPayload;
+  /**
+   * For a channel with several recipients (email): who already has the message, and how to
+   * note one more. Absent: the channel sends to every recipient on every call.
+   */
+  recipients?: RecipientProgress;
+}
+
+/**
+ * The recipients a message has reached, kept with the message across attempts: a retry sends
+ * only to the others. `done` is called once per accepted recipient and resolves once it is
+ * written; if it rejects, the channel stops and the attempt fails (retried).
+ */
+export interface RecipientProgress {
+  /** Lowercased addresses. */
+  readonly reached: ReadonlySet<string>;
+  done(address: string): Promise<void>;
 }
 
 export interface DestinationTarget {

@@ -2,20 +2,37 @@ import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** A real SMTP server on 127.0.0.1 that parses every message it accepts (or refuses them all). */
+/**
+ * A real SMTP server on 127.0.0.1 that parses every message it accepts (or refuses them all,
+ * or refuses the addresses in `refuseRecipients` at RCPT TO, as a mailbox that does not exist).
+ */
 export interface SmtpReceiver {
   url: string;
   mails: ParsedMail[];
   refuse: boolean;
+  refuseRecipients: Set<string>;
   close(): Promise<void>;
 }
 
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
-  const receiver: SmtpReceiver = { url: '', mails: [], refuse: false, close: async () => {} };
+  const receiver: SmtpReceiver = {
+    url: '',
+    mails: [],
+    refuse: false,
+    refuseRecipients: new Set(),
+    close: async () => {},
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (receiver.refuseRecipients.has(address.address.toLowerCase())) {
+        callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
+        return;
+      }
+      callback();
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {

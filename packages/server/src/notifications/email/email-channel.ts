@@ -28,8 +28,10 @@ export interface EmailChannelOptions {
 /**
  * The email channel: one message per address of the destination (each carries its own
  * unsubscribe link, also as `List-Unsubscribe` with one-click POST per RFC 8058), skipping the
- * addresses that unsubscribed. An attempt succeeds when every address was accepted; a retry
- * sends to all of them again, so an address may get a message twice, never none.
+ * addresses that unsubscribed and those the message already reached on an earlier attempt
+ * (`message.recipients`, written as each address is accepted). An attempt succeeds when every
+ * address still owed the message accepted it; a retry after a partial failure sends only to the
+ * addresses that failed, so no address gets one notification twice.
  */
 export function emailChannel(options: EmailChannelOptions): Channel {
   return async (target, message) => {
@@ -46,9 +48,11 @@ export function emailChannel(options: EmailChannelOptions): Channel {
     );
     const key = await notificationLinkKey(options.db);
     const payload = message.payload;
+    const reached = message.recipients?.reached ?? new Set<string>();
     const failures: string[] = [];
     for (const address of to) {
-      if (left.has(address.toLowerCase())) continue;
+      const lower = address.toLowerCase();
+      if (left.has(lower) || reached.has(lower)) continue;
       const token = signLink(key, {
         projectId: payload.data.project.id,
         destinationId: target.id,
@@ -74,10 +78,18 @@ export function emailChannel(options: EmailChannelOptions): Channel {
         });
       } catch (error) {
         failures.push(`${address}: ${(error as Error).message}`);
+        continue;
       }
+      await message.recipients?.done(address);
     }
-    return failures.length === 0
-      ? { ok: true }
-      : { ok: false, error: failures.join('; ').slice(0, 500) };
+    if (failures.length === 0) return { ok: true };
+    // The log names the addresses still owed the message; the others are never sent it again.
+    // `reached` holds this attempt's too: `done` adds each.
+    const others = reached.size;
+    const note =
+      message.recipients && others > 0
+        ? ` (${others} other ${others === 1 ? 'address has' : 'addresses have'} it; a retry sends only to ${failures.length === 1 ? 'this one' : 'these'})`
+        : '';
+    return { ok: false, error: `${failures.join('; ').slice(0, 400)}${note}` };
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 export interface MuteRow {
@@ -59,6 +59,29 @@ export async function deleteMuteRow(
 }
 
 /**
+ * Of these issues of a project, the ones a mute silences at `now` (for any destination): the
+ * issues list marks them. One statement over the mutes' (project, issue) index.
+ */
+export async function mutedIssueIds(
+  db: Kysely<DB>,
+  projectId: string,
+  issueIds: readonly string[],
+  now: Date,
+): Promise<Set<string>> {
+  if (issueIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('notification_mutes')
+    .innerJoin('issues', 'issues.id', 'notification_mutes.issue_id')
+    .select('notification_mutes.issue_id')
+    .distinct()
+    .where('notification_mutes.project_id', '=', projectId)
+    .where('notification_mutes.issue_id', 'in', issueIds)
+    .where((eb) => stillHolds(eb, now))
+    .execute();
+  return new Set(rows.map((row) => row.issue_id));
+}
+
+/**
  * The mutes of an issue that still hold at `now` (time not reached, count not reached),
  * with the issue's count read in the same statement.
  */
@@ -74,19 +97,22 @@ export async function activeMuteRows(
     .select('notification_mutes.destination_id')
     .where('notification_mutes.project_id', '=', projectId)
     .where('notification_mutes.issue_id', '=', issueId)
-    .where((eb) =>
-      eb.and([
-        eb.or([
-          eb('notification_mutes.until', 'is', null),
-          eb('notification_mutes.until', '>', now.toISOString()),
-        ]),
-        eb.or([
-          eb('notification_mutes.until_count', 'is', null),
-          eb('issues.report_count', '<', eb.ref('notification_mutes.until_count')),
-        ]),
-      ]),
-    )
+    .where((eb) => stillHolds(eb, now))
     .execute();
+}
+
+/** A mute holds while its time is not reached and its issue's count is below its end. */
+function stillHolds(eb: ExpressionBuilder<DB, 'notification_mutes' | 'issues'>, now: Date) {
+  return eb.and([
+    eb.or([
+      eb('notification_mutes.until', 'is', null),
+      eb('notification_mutes.until', '>', now.toISOString()),
+    ]),
+    eb.or([
+      eb('notification_mutes.until_count', 'is', null),
+      eb('issues.report_count', '<', eb.ref('notification_mutes.until_count')),
+    ]),
+  ]);
 }
 
 export async function issueReportCount(
