@@ -85,6 +85,29 @@ export function limitReached(
   return null;
 }
 
+/** An account's month announces `quota.warning` at this share of its quota. */
+export const QUOTA_WARNING_SHARE = 0.8;
+
+/** A mark of an account's month: `warning` at QUOTA_WARNING_SHARE of the quota, `reached` at it. */
+export type QuotaThreshold = 'warning' | 'reached';
+
+/**
+ * The marks of a month's quota that a count moving from `before` to `after` passes (before <
+ * mark <= after): the write path asks it once per account and batch, with the counts it holds.
+ * A quota of 0 has no marks to pass (nothing is ever stored).
+ */
+export function quotaThresholdsCrossed(
+  quota: number,
+  before: number,
+  after: number,
+): QuotaThreshold[] {
+  const crossed: QuotaThreshold[] = [];
+  const warning = quota * QUOTA_WARNING_SHARE;
+  if (before < warning && after >= warning) crossed.push('warning');
+  if (before < quota && after >= quota) crossed.push('reached');
+  return crossed;
+}
+
 /**
  * The windows a report stored at `now` counts in: the account's and the project's month
  * (`YYYY-MM`, UTC), and the address's day (`YYYY-MM-DD`, UTC). The counters are keyed by them.

@@ -1,6 +1,12 @@
 import type { IngestTarget } from '../../keys/ingest-key-lookup.js';
-import { limitReached, type StorageDefaults, storageLimits } from '../../limits/storage-limits.js';
+import {
+  limitReached,
+  quotaThresholdsCrossed,
+  type StorageDefaults,
+  storageLimits,
+} from '../../limits/storage-limits.js';
 import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../report-rollup-key.js';
+import type { QuotaCrossing } from './quota-crossing-port.js';
 import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
@@ -137,6 +143,16 @@ function lockOrder(a: CounterWrite, b: CounterWrite): number {
 
 type LimitRows = ReturnType<typeof limitRowsOf>;
 
+/** An account month with a quota that a batch counts against: watched for crossings. */
+interface QuotaWatch {
+  accountId: string;
+  month: string;
+  quota: number;
+  row: CounterWrite;
+  /** Whether the batch refused one of its reports for the quota. */
+  refused: boolean;
+}
+
 /**
  * The limits and the limit counter rows one submission counts against (a kind is null while it
  * has no limit); computed once per key, month, day and address of the batch.
@@ -146,13 +162,30 @@ function limitRowsOf(
   submission: ReportSubmission,
   target: IngestTarget,
   defaults: StorageDefaults,
+  watches: Map<string, QuotaWatch>,
 ) {
   const limits = storageLimits(defaults, target);
   const { month, address, day } = submission;
+  // The account's month is counted even when unlimited: it is what the dashboard shows.
+  const account = counters.row(LIMIT_COUNTERS.account, [target.account_id, month]);
+  let watch: QuotaWatch | null = null;
+  if (limits.account !== null) {
+    watch = watches.get(account.id) ?? null;
+    if (!watch) {
+      watch = {
+        accountId: target.account_id,
+        month,
+        quota: limits.account,
+        row: account,
+        refused: false,
+      };
+      watches.set(account.id, watch);
+    }
+  }
   return {
     limits,
-    // The account's month is counted even when unlimited: it is what the dashboard shows.
-    account: counters.row(LIMIT_COUNTERS.account, [target.account_id, month]),
+    account,
+    watch,
     project:
       limits.project === null
         ? null
@@ -165,14 +198,18 @@ function limitRowsOf(
 }
 
 /** limitRowsOf, remembered per key, month, day and address (a batch repeats them). */
-function limitRowsCache(counters: BatchCounters, defaults: StorageDefaults) {
+function limitRowsCache(
+  counters: BatchCounters,
+  defaults: StorageDefaults,
+  watches: Map<string, QuotaWatch> = new Map(),
+) {
   const cache = new Map<string, LimitRows>();
   return (submission: ReportSubmission, target: IngestTarget): LimitRows => {
     const { ingestKey, month, day, address } = submission;
     const id = `${ingestKey} ${month} ${day} ${address}`;
     let rows = cache.get(id);
     if (!rows) {
-      rows = limitRowsOf(counters, submission, target, defaults);
+      rows = limitRowsOf(counters, submission, target, defaults, watches);
       cache.set(id, rows);
     }
     return rows;
@@ -213,6 +250,8 @@ export interface BatchPlan {
   reports: NewReport[];
   /** Every counter row the batch adds to (limit counters and REPORT_COUNTERS), by counterId. */
   counters: CounterWrite[];
+  /** The account months whose quota marks the batch passes, for the QuotaCrossingHook. */
+  crossings: QuotaCrossing[];
 }
 
 /**
@@ -228,7 +267,8 @@ export function planBatch(
   defaults: StorageDefaults,
 ): BatchPlan {
   const counters = new BatchCounters();
-  const rowsOf = limitRowsCache(counters, defaults);
+  const watches = new Map<string, QuotaWatch>();
+  const rowsOf = limitRowsCache(counters, defaults, watches);
   const count = (row: CounterWrite | null) =>
     row === null ? 0 : (used.get(row.id) ?? 0) + row.added;
   const reports: NewReport[] = [];
@@ -236,13 +276,14 @@ export function planBatch(
   const outcomes = submissions.map((submission): SubmissionOutcome => {
     const target = targets.get(submission.ingestKey);
     if (!target) return { status: 'unknown_key' };
-    const { limits, account, project, addressDay } = rowsOf(submission, target);
+    const { limits, account, watch, project, addressDay } = rowsOf(submission, target);
     const reached = limitReached(limits, {
       account: count(account),
       project: count(project),
       addressDay: count(addressDay),
     });
     if (reached?.reached === 'quota_exceeded') {
+      if (watch) watch.refused = true;
       return { status: 'quota_exceeded', limit: reached.limit };
     }
     if (reached) {
@@ -256,7 +297,34 @@ export function planBatch(
     addReportCounters(counters, report);
     return { status: 'stored', projectId: target.project_id };
   });
-  return { outcomes, reports, counters: counters.sorted().filter((row) => row.added > 0) };
+  return {
+    outcomes,
+    reports,
+    counters: counters.sorted().filter((row) => row.added > 0),
+    crossings: quotaCrossings(watches.values(), used),
+  };
+}
+
+/**
+ * The quota marks each watched account month passes from the count before the batch to the count
+ * after it (limits/storage-limits.ts), once per account month and batch; and `reached` for a
+ * month the batch found at or past its quota and refused a report of (cause `refusal`).
+ */
+function quotaCrossings(
+  watches: Iterable<QuotaWatch>,
+  used: ReadonlyMap<string, number>,
+): QuotaCrossing[] {
+  const crossings: QuotaCrossing[] = [];
+  for (const { accountId, month, quota, row, refused } of watches) {
+    const before = used.get(row.id) ?? 0;
+    const after = before + row.added;
+    const base = { accountId, month, used: after, quota };
+    for (const threshold of quotaThresholdsCrossed(quota, before, after))
+      crossings.push({ ...base, threshold, cause: 'count' });
+    if (refused && before >= quota && quota > 0)
+      crossings.push({ ...base, threshold: 'reached', cause: 'refusal' });
+  }
+  return crossings;
 }
 
 /** The REPORT_COUNTERS of reports stored as they are (importReports: seeding, copying). */
