@@ -135,8 +135,9 @@ export function createSqliteReportBatch(
 
   /**
    * Stores a batch in ONE transaction: one commit, so one fsync of the WAL, for all of it (group
-   * commit), with what its quota crossings' hook writes. IMMEDIATE takes the write lock at BEGIN (waiting, busy_timeout, while the main
-   * connection holds it), so the usage read at the start of the batch stays current to its end.
+   * commit), with what its quota crossings' hook writes. IMMEDIATE takes the write lock at BEGIN
+   * (waiting, busy_timeout, while the main connection holds it), so the usage read at the start
+   * of the batch stays current to its end.
    * Submissions run in order, each counting against the quota after the ones before it. If
    * anything fails, the batch is rolled back and each submission is run again in its own
    * transaction, so an error reaches only its own submitter.
