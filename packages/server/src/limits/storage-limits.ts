@@ -92,20 +92,21 @@ export const QUOTA_WARNING_SHARE = 0.8;
 export type QuotaThreshold = 'warning' | 'reached';
 
 /**
- * The marks of a month's quota that a count moving from `before` to `after` passes (before <
- * mark <= after): the write path asks it once per account and batch, with the counts it holds.
- * A quota of 0 has no marks to pass (nothing is ever stored).
+ * The marks of a month's quota that a count of `after` is at or past, each with whether `before`
+ * was still below it (the count passed it just now). The write path asks it once per account
+ * and batch with the counts it holds. A quota of 0 has no marks (nothing is ever stored).
  */
-export function quotaThresholdsCrossed(
+export function quotaMarksPassed(
   quota: number,
   before: number,
   after: number,
-): QuotaThreshold[] {
-  const crossed: QuotaThreshold[] = [];
-  const warning = quota * QUOTA_WARNING_SHARE;
-  if (before < warning && after >= warning) crossed.push('warning');
-  if (before < quota && after >= quota) crossed.push('reached');
-  return crossed;
+): { threshold: QuotaThreshold; now: boolean }[] {
+  if (quota <= 0 || after < quota * QUOTA_WARNING_SHARE) return [];
+  const marks: { threshold: QuotaThreshold; now: boolean }[] = [
+    { threshold: 'warning', now: before < quota * QUOTA_WARNING_SHARE },
+  ];
+  if (after >= quota) marks.push({ threshold: 'reached', now: before < quota });
+  return marks;
 }
 
 /**

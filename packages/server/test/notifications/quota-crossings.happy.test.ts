@@ -115,16 +115,40 @@ describe.each(DIALECTS)('quota notifications from the write path (%s)', (dialect
     expect(types).toEqual(['quota.reached', 'quota.reached', 'quota.warning', 'quota.warning']);
   });
 
-  it('a refusal of a month already past a lowered quota announces quota.reached once', async () => {
+  it("a quota lowered below the month's count: the first refusal announces both marks, once", async () => {
     const a = await account(100);
     await a.submit(6);
     await setMonthlyQuota(opened.kysely, a.t.email, 4);
     expect((await a.submit(2)).map((o) => o.status)).toEqual(Array(2).fill('quota_exceeded'));
     const rows = await a.outbox();
-    expect(rows.map((row) => row.type)).toEqual(['quota.reached', 'quota.reached']);
-    expect(rows[0]?.data).toMatchObject({ used: 6, quota: 4, month: month() });
+    expect(rows.map((row) => row.type).sort()).toEqual([
+      'quota.reached',
+      'quota.reached',
+      'quota.warning',
+      'quota.warning',
+    ]);
+    for (const row of rows) expect(row.data).toMatchObject({ used: 6, quota: 4, month: month() });
     await a.submit(2);
-    expect(await a.outbox()).toHaveLength(2);
+    expect(await a.outbox()).toHaveLength(4);
+  });
+
+  it('a quota lowered to between 80 % and all of the count: the next report announces the warning', async () => {
+    const a = await account(100);
+    await a.submit(9);
+    await setMonthlyQuota(opened.kysely, a.t.email, 11);
+    expect(await a.outbox()).toEqual([]);
+    await a.submit(1);
+    const rows = await a.outbox();
+    expect(rows.map((row) => row.type)).toEqual(['quota.warning', 'quota.warning']);
+    expect(rows[0]?.data).toMatchObject({ used: 10, quota: 11 });
+    // The month stays past the mark: the batch after it writes nothing more.
+    await a.submit(1);
+    expect((await a.outbox()).map((row) => row.type).sort()).toEqual([
+      'quota.reached',
+      'quota.reached',
+      'quota.warning',
+      'quota.warning',
+    ]);
   });
 
   /**

@@ -1,7 +1,7 @@
 import type { IngestTarget } from '../../keys/ingest-key-lookup.js';
 import {
   limitReached,
-  quotaThresholdsCrossed,
+  quotaMarksPassed,
   type StorageDefaults,
   storageLimits,
 } from '../../limits/storage-limits.js';
@@ -149,8 +149,6 @@ interface QuotaWatch {
   month: string;
   quota: number;
   row: CounterWrite;
-  /** Whether the batch refused one of its reports for the quota. */
-  refused: boolean;
 }
 
 /**
@@ -172,13 +170,7 @@ function limitRowsOf(
   if (limits.account !== null) {
     watch = watches.get(account.id) ?? null;
     if (!watch) {
-      watch = {
-        accountId: target.account_id,
-        month,
-        quota: limits.account,
-        row: account,
-        refused: false,
-      };
+      watch = { accountId: target.account_id, month, quota: limits.account, row: account };
       watches.set(account.id, watch);
     }
   }
@@ -276,14 +268,13 @@ export function planBatch(
   const outcomes = submissions.map((submission): SubmissionOutcome => {
     const target = targets.get(submission.ingestKey);
     if (!target) return { status: 'unknown_key' };
-    const { limits, account, watch, project, addressDay } = rowsOf(submission, target);
+    const { limits, account, project, addressDay } = rowsOf(submission, target);
     const reached = limitReached(limits, {
       account: count(account),
       project: count(project),
       addressDay: count(addressDay),
     });
     if (reached?.reached === 'quota_exceeded') {
-      if (watch) watch.refused = true;
       return { status: 'quota_exceeded', limit: reached.limit };
     }
     if (reached) {
@@ -306,23 +297,29 @@ export function planBatch(
 }
 
 /**
- * The quota marks each watched account month passes from the count before the batch to the count
- * after it (limits/storage-limits.ts), once per account month and batch; and `reached` for a
- * month the batch found at or past its quota and refused a report of (cause `refusal`).
+ * The quota marks each watched account month is at or past once the batch commits
+ * (limits/storage-limits.ts), once per account month and batch: `passed: 'now'` when the batch's
+ * reports passed it, `'before'` when the month was already past it as the batch began (the
+ * hand-over announces those once per writer: quota-hand-over.ts). A month below 80 % of its
+ * quota, nearly every one, costs one comparison.
  */
 function quotaCrossings(
   watches: Iterable<QuotaWatch>,
   used: ReadonlyMap<string, number>,
 ): QuotaCrossing[] {
   const crossings: QuotaCrossing[] = [];
-  for (const { accountId, month, quota, row, refused } of watches) {
+  for (const { accountId, month, quota, row } of watches) {
     const before = used.get(row.id) ?? 0;
     const after = before + row.added;
-    const base = { accountId, month, used: after, quota };
-    for (const threshold of quotaThresholdsCrossed(quota, before, after))
-      crossings.push({ ...base, threshold, cause: 'count' });
-    if (refused && before >= quota && quota > 0)
-      crossings.push({ ...base, threshold: 'reached', cause: 'refusal' });
+    for (const { threshold, now } of quotaMarksPassed(quota, before, after))
+      crossings.push({
+        accountId,
+        month,
+        threshold,
+        used: after,
+        quota,
+        passed: now ? 'now' : 'before',
+      });
   }
   return crossings;
 }

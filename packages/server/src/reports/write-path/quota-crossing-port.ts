@@ -10,9 +10,9 @@ import type { WriterThreadData } from './sqlite/sqlite-thread-messages.js';
  * joins the two, in the server's context and in the SQLite writer thread.
  *
  * A batch that moves an account's month count past a mark of its quota (limits/storage-limits.ts
- * quotaThresholdsCrossed: 80 % of it, and the quota itself) hands the crossings to the hook IN
- * ITS OWN TRANSACTION, after its writes: the crossing and what the hook writes commit, or roll
- * back, together. A batch that crosses nothing runs no statement for it.
+ * quotaMarksPassed: 80 % of it, and the quota itself) hands the crossings to the hook IN ITS
+ * OWN TRANSACTION, after its writes: the crossing and what the hook writes commit, or roll back,
+ * together. A batch that crosses nothing runs no statement for it.
  */
 export interface QuotaCrossing {
   accountId: string;
@@ -23,12 +23,12 @@ export interface QuotaCrossing {
   used: number;
   quota: number;
   /**
-   * `count`: the batch's stored reports passed the mark. `refusal`: the batch refused a report
-   * of a month already at or past its quota that no batch of this writer crossed (a quota lowered
-   * below the month's count, a month reached before a restart): `reached`, announced by the first
-   * such batch of each writer; the implementer tells it from one already announced.
+   * `now`: the batch's stored reports passed the mark. `before`: the month was already at or past
+   * it when the batch began (a quota lowered during the month; a mark passed before this writer
+   * started, announced then or not): handed over by the first such batch of each writer only,
+   * and the implementer tells a mark already announced from one that was not.
    */
-  cause: 'count' | 'refusal';
+  passed: 'now' | 'before';
 }
 
 /** Called in the batch's transaction (on the SQLite file: the writer thread's connection). */

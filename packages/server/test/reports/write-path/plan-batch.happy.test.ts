@@ -107,7 +107,7 @@ describe('planBatch', () => {
     expect(plan.counters.slice(1).every((c) => c.table.startsWith('report_'))).toBe(true);
   });
 
-  it('names the quota marks a batch passes, once per account month, and nothing else', () => {
+  it('names the quota marks a month is at or past once per batch, and whether the batch passed them', () => {
     const plan = (used: number, size: number, fields: Partial<IngestTarget> = {}) => {
       const batch = Array.from({ length: size }, () => submission(KEY_A));
       const month = batch[0]!.month;
@@ -115,20 +115,26 @@ describe('planBatch', () => {
       const targets = new Map([[KEY_A, target(KEY_A, { monthly_quota: 10, ...fields })]]);
       return planBatch(batch, targets, counts, defaults).crossings.map((c) => [
         c.threshold,
-        c.cause,
+        c.passed,
         c.used,
       ]);
     };
     expect(plan(5, 2)).toEqual([]);
-    expect(plan(7, 1)).toEqual([['warning', 'count', 8]]);
-    expect(plan(8, 1)).toEqual([]);
-    expect(plan(9, 3)).toEqual([['reached', 'count', 10]]);
-    expect(plan(7, 5)).toEqual([
-      ['warning', 'count', 10],
-      ['reached', 'count', 10],
+    expect(plan(7, 1)).toEqual([['warning', 'now', 8]]);
+    expect(plan(8, 1)).toEqual([['warning', 'before', 9]]);
+    expect(plan(9, 3)).toEqual([
+      ['warning', 'before', 10],
+      ['reached', 'now', 10],
     ]);
-    // Past a quota lowered below the month's count: the refusal says it is reached.
-    expect(plan(12, 2)).toEqual([['reached', 'refusal', 12]]);
+    expect(plan(7, 5)).toEqual([
+      ['warning', 'now', 10],
+      ['reached', 'now', 10],
+    ]);
+    // Past a quota lowered below the month's count: every report refused, both marks standing.
+    expect(plan(12, 2)).toEqual([
+      ['warning', 'before', 12],
+      ['reached', 'before', 12],
+    ]);
     expect(plan(9_000, 5, { quota_unlimited: 1 })).toEqual([]);
     expect(plan(0, 1, { monthly_quota: 0 })).toEqual([]);
   });
