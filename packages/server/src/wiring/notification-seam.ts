@@ -1,6 +1,7 @@
 import type { IssueChangeHook } from '../issues/issue-announcements.js';
-// The producer side only, not notifications/index.ts: the writer and grouping threads load this,
-// and need none of the deliverer's HTTP client and signing.
+// The producer side only, not notifications/index.ts nor producers/index.ts: the writer and
+// grouping threads load this, and need none of the deliverer's HTTP client and signing, nor the
+// periodic producers.
 import { enqueueNotifications } from '../notifications/outbox.repository.js';
 import { announceQuotaCrossings } from '../notifications/producers/quota-crossings.js';
 import type { QuotaCrossingHook } from '../reports/write-path/index.js';

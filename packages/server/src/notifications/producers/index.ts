@@ -7,7 +7,6 @@ import type { ProducerDeps } from './subscribers.js';
 
 export { digestOf } from './daily-digest.js';
 export { findSubscribers } from './destination-subscribers.repository.js';
-export { announceQuotaCrossings, type QuotaMarkPassed } from './quota-crossings.js';
 export type { FindSubscribers, ProducerDeps, SubscribedDestination } from './subscribers.js';
 export { announceThrottleEpisodes } from './throttle-episodes.js';
 export { checkSpikes, sendDailyDigests, sendReportBatches };
