@@ -166,18 +166,17 @@ function limitRowsOf(
   const { month, address, day } = submission;
   // The account's month is counted even when unlimited: it is what the dashboard shows.
   const account = counters.row(LIMIT_COUNTERS.account, [target.account_id, month]);
-  let watch: QuotaWatch | null = null;
-  if (limits.account !== null) {
-    watch = watches.get(account.id) ?? null;
-    if (!watch) {
-      watch = { accountId: target.account_id, month, quota: limits.account, row: account };
-      watches.set(account.id, watch);
-    }
-  }
+  // A month with a quota is watched for the marks the batch brings it to (quotaCrossings).
+  if (limits.account !== null && !watches.has(account.id))
+    watches.set(account.id, {
+      accountId: target.account_id,
+      month,
+      quota: limits.account,
+      row: account,
+    });
   return {
     limits,
     account,
-    watch,
     project:
       limits.project === null
         ? null
