@@ -29,6 +29,7 @@ import {
   notificationProducers,
 } from './wiring/notification-producers.js';
 import { notifyIssueChanges } from './wiring/notification-seam.js';
+import { quotaCrossingPort } from './wiring/quota-seam.js';
 
 /**
  * Opens the database, brings its schema up to date, starts the realtime bus, the grouper and
@@ -83,6 +84,8 @@ export async function buildContext(
     // Started (and waited for) here, so that a writer that cannot open the file stops start-up.
     const reportWriter = createReportWriter(database, config, {
       grouping: config.issueGrouping ? groupingPortOf(grouper, log) : undefined,
+      // A batch that passes 80 % of an account's month or its quota writes the notification.
+      quotaCrossings: quotaCrossingPort,
       warn: (message) => log.warn(message),
     });
     opened.push(() => reportWriter.close());

@@ -85,6 +85,30 @@ export function limitReached(
   return null;
 }
 
+/** An account's month announces `quota.warning` at this share of its quota. */
+export const QUOTA_WARNING_SHARE = 0.8;
+
+/** A mark of an account's month: `warning` at QUOTA_WARNING_SHARE of the quota, `reached` at it. */
+export type QuotaThreshold = 'warning' | 'reached';
+
+/**
+ * The marks of a month's quota that a count of `after` is at or past, each with whether `before`
+ * was still below it (the count passed it just now). The write path asks it once per account
+ * and batch with the counts it holds. A quota of 0 has no marks (nothing is ever stored).
+ */
+export function quotaMarksPassed(
+  quota: number,
+  before: number,
+  after: number,
+): { threshold: QuotaThreshold; now: boolean }[] {
+  if (quota <= 0 || after < quota * QUOTA_WARNING_SHARE) return [];
+  const marks: { threshold: QuotaThreshold; now: boolean }[] = [
+    { threshold: 'warning', now: before < quota * QUOTA_WARNING_SHARE },
+  ];
+  if (after >= quota) marks.push({ threshold: 'reached', now: before < quota });
+  return marks;
+}
+
 /**
  * The windows a report stored at `now` counts in: the account's and the project's month
  * (`YYYY-MM`, UTC), and the address's day (`YYYY-MM-DD`, UTC). The counters are keyed by them.

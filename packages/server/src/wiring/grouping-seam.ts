@@ -6,7 +6,7 @@ import { startWorker } from '../start-worker.js';
 /**
  * The write path's grouping port (reports/write-path/grouping-port.ts) served by the grouper:
  * what the writers store goes to it, and the SQLite writer thread starts through the entry
- * that gives it the pipeline's grouper (grouping-writer-worker.ts).
+ * that gives it the pipeline's grouper and the quota hook (sqlite-writer-worker.ts).
  */
 export function groupingPortOf(grouper: Grouper, log: FastifyBaseLogger): GroupingPort {
   return {
@@ -14,7 +14,7 @@ export function groupingPortOf(grouper: Grouper, log: FastifyBaseLogger): Groupi
     announce: (changes) => void grouper.announce(changes),
     failed: (reason) =>
       log.warn({ reason }, 'reports were stored without an issue; the grouper groups them'),
-    startWriterThread: (data) => startWorker(import.meta.url, 'grouping-writer-worker', data),
+    startWriterThread: (data) => startWorker(import.meta.url, 'sqlite-writer-worker', data),
   };
 }
 

@@ -26,18 +26,14 @@ import {
  */
 export function notificationProducers(
   db: Kysely<DB>,
-  config: Pick<Config, 'publicUrl' | 'freeTierMonthlyReports'>,
+  config: Pick<Config, 'publicUrl'>,
   log: Pick<FastifyBaseLogger, 'warn'>,
   enqueue: EnqueueNotifications,
 ) {
   const deps: ProducerDeps = { db, enqueue, findSubscribers, publicUrl: config.publicUrl };
   return {
     /** Starts the minute's checks and the `report.created` batches; `close()` stops them. */
-    start: () =>
-      startNotificationProducers(deps, {
-        freeTierMonthlyReports: config.freeTierMonthlyReports,
-        log,
-      }),
+    start: () => startNotificationProducers(deps, { log }),
     /** For ThrottleLog's flush: announces the throttle episodes its rows start. */
     onThrottled: (rows: readonly ThrottledRow[]) =>
       announceThrottleEpisodes(deps, rows, new Date()),

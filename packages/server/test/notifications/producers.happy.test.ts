@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../../test/harness/databases.js';
 import { createTenant } from '../../../../test/harness/test-server.js';
-import { setMonthlyQuota } from '../../src/accounts/account.service.js';
 import {
   announceThrottleEpisodes,
-  checkQuotas,
   checkSpikes,
   sendDailyDigests,
   sendReportBatches,
@@ -140,51 +138,6 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
     expect(await sendReportBatches(p.deps, new Date(start.getTime() + 200_000))).toBe(0);
   });
 
-  it('warns at 80 % of the monthly quota and says when it is reached, once a month each', async () => {
-    const t = await tenant();
-    await setMonthlyQuota(opened.db, t.email, 10);
-    const p = producerDeps(opened.db);
-    p.subscribe('quota.warning', t.projectId);
-    p.subscribe('quota.reached', t.projectId);
-    const now = new Date();
-    const month = now.toISOString().slice(0, 7);
-    const setUsed = (count: number) =>
-      opened.db
-        .insertInto('usage_counters')
-        .values({ account_id: t.accountId, month, count })
-        .onConflict((oc) => oc.columns(['account_id', 'month']).doUpdateSet({ count }))
-        .execute();
-    await setUsed(7);
-    expect(await checkQuotas({ ...p.deps, freeTierMonthlyReports: 1000 }, now)).toBe(0);
-    await setUsed(8);
-    expect(await checkQuotas({ ...p.deps, freeTierMonthlyReports: 1000 }, now)).toBe(1);
-    expect(await checkQuotas({ ...p.deps, freeTierMonthlyReports: 1000 }, now)).toBe(0);
-    await setUsed(10);
-    expect(await checkQuotas({ ...p.deps, freeTierMonthlyReports: 1000 }, now)).toBe(1);
-    const entries = await p.take();
-    expect(entries.map((e) => e.type)).toEqual(['quota.warning', 'quota.reached']);
-    expect(entries[1]?.data).toMatchObject({ used: 10, quota: 10, month });
-  });
-
-  it("a crossing in a month's last minute is announced in the next month's first checks", async () => {
-    const t = await tenant();
-    await setMonthlyQuota(opened.db, t.email, 10);
-    const p = producerDeps(opened.db);
-    p.subscribe('quota.reached', t.projectId);
-    const now = new Date();
-    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-    const previous = new Date(monthStart - 1).toISOString().slice(0, 7);
-    await opened.db
-      .insertInto('usage_counters')
-      .values({ account_id: t.accountId, month: previous, count: 10 })
-      .execute();
-    const check = (at: number) =>
-      checkQuotas({ ...p.deps, freeTierMonthlyReports: 1000 }, new Date(at));
-    expect(await check(monthStart + 90_000)).toBe(1);
-    expect(await check(monthStart + 150_000)).toBe(0);
-    expect((await p.take()).map((e) => e.data?.month)).toEqual([previous]);
-  });
-
   it('announces the start of each throttle episode only', async () => {
     const t = await tenant();
     const p = producerDeps(opened.db);
@@ -275,7 +228,6 @@ describe.each(DIALECTS)('notification producers (%s)', (dialect) => {
     // A clock that moves a minute per pass, so each pass may send.
     let pass = 0;
     const producers = startNotificationProducers(p.deps, {
-      freeTierMonthlyReports: null,
       log: { warn: () => {} },
       minuteMs: 60_000,
       reportPassMs: 20,

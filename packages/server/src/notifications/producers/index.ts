@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { MINUTE_MS } from '../../time/utc-time.js';
 import { sendDailyDigests } from './daily-digest.js';
-import { checkQuotas } from './quota-check.js';
 import { sendReportBatches } from './report-batches.js';
 import { checkSpikes } from './spike-check.js';
 import type { ProducerDeps } from './subscribers.js';
@@ -10,13 +9,12 @@ export { digestOf } from './daily-digest.js';
 export { findSubscribers } from './destination-subscribers.repository.js';
 export type { FindSubscribers, ProducerDeps, SubscribedDestination } from './subscribers.js';
 export { announceThrottleEpisodes } from './throttle-episodes.js';
-export { checkQuotas, checkSpikes, sendDailyDigests, sendReportBatches };
+export { checkSpikes, sendDailyDigests, sendReportBatches };
 
 /** How often `report.created` batches are looked for (each destination still gets one a minute). */
 export const REPORT_PASS_MS = 5_000;
 
 export interface ProducerOptions {
-  freeTierMonthlyReports: number | null;
   log: Pick<FastifyBaseLogger, 'warn'>;
   /** Test hooks; production runs every minute and every 5 s. */
   minuteMs?: number;
@@ -25,12 +23,14 @@ export interface ProducerOptions {
 }
 
 /**
- * The periodic notification producers, one entry: every minute the spike, quota and digest
- * checks, every 5 s the `report.created` batches. Each pass runs alone (a slow pass delays the
+ * The periodic notification producers, one entry: every minute the spike and digest checks,
+ * every 5 s the `report.created` batches. Each pass runs alone (a slow pass delays the
  * next rather than overlapping it) and a failing one is logged and tried at the next tick; each
  * claims what it announces in the transaction that enqueues it, so instances may all run them.
  * The throttle episodes are not here: they follow the refused-submission counts
- * (`announceThrottleEpisodes`, called by limits/throttle-log.ts's flush).
+ * (`announceThrottleEpisodes`, called by limits/throttle-log.ts's flush); nor the quota's marks,
+ * written by the write path's batch that passes them (`announceQuotaCrossings`, through
+ * src/wiring/notification-seam.ts).
  */
 export function startNotificationProducers(deps: ProducerDeps, options: ProducerOptions) {
   const now = options.now ?? (() => new Date());
@@ -55,9 +55,6 @@ export function startNotificationProducers(deps: ProducerDeps, options: Producer
   };
   const minute = options.minuteMs ?? MINUTE_MS;
   every(minute, 'issue.spiking', (at) => checkSpikes(deps, at));
-  every(minute, 'quota', (at) =>
-    checkQuotas({ ...deps, freeTierMonthlyReports: options.freeTierMonthlyReports }, at),
-  );
   every(minute, 'digest.daily', (at) => sendDailyDigests(deps, at));
   every(options.reportPassMs ?? REPORT_PASS_MS, 'report.created', (at) =>
     sendReportBatches(deps, at),

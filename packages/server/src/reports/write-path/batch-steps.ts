@@ -17,6 +17,7 @@ import {
   planBatch,
   reportCountersOf,
 } from './plan-batch.js';
+import type { QuotaCrossing } from './quota-crossing-port.js';
 import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 export type Row = Record<string, unknown>;
@@ -27,7 +28,8 @@ export type Row = Record<string, unknown>;
  * transaction (runAsync), so the order of the work exists once. In the batch's transaction:
  * look the keys up (keys/ingest-key-lookup.ts), read (and lock) the counter rows the batch
  * touches in one sorted order, plan (plan-batch.ts), insert the stored reports, add to each
- * counter row once.
+ * counter row once. The back end then hands the quota crossings to its hook
+ * (quota-hand-over.ts), in the same transaction.
  */
 export type BatchSteps<T> = Generator<Statement, T, Row[]>;
 
@@ -37,10 +39,17 @@ export interface StoreOptions {
   defaults: StorageDefaults;
 }
 
+/** What a batch's steps come to: each submission's outcome, and the quota marks it passes. */
+export interface StoredBatch {
+  outcomes: SubmissionOutcome[];
+  /** For the QuotaCrossingHook, which the back end calls in the same transaction. */
+  crossings: QuotaCrossing[];
+}
+
 export function* storeBatchSteps(
   submissions: readonly ReportSubmission[],
   { dialect, reportTable, defaults }: StoreOptions,
-): BatchSteps<SubmissionOutcome[]> {
+): BatchSteps<StoredBatch> {
   const keys = [...new Set(submissions.map((s) => s.ingestKey))];
   const targets = new Map<string, IngestTarget>();
   for (const statement of findIngestTargets(dialect, keys)) {
@@ -60,7 +69,7 @@ export function* storeBatchSteps(
   }
   const plan = planBatch(submissions, targets, used, defaults);
   yield* writeSteps(dialect, reportTable, plan.reports, plan.counters);
-  return plan.outcomes;
+  return { outcomes: plan.outcomes, crossings: plan.crossings };
 }
 
 /** Reports stored as they are, with their counters but no limits (seeding, copying). */

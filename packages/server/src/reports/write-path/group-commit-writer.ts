@@ -3,6 +3,8 @@ import type { DB } from '../../db/schema.js';
 import type { StorageDefaults } from '../../limits/storage-limits.js';
 import type { Statement, StatementDialect } from './batch-statements.js';
 import { type Row, runAsync, storeBatchSteps } from './batch-steps.js';
+import type { QuotaCrossingHook } from './quota-crossing-port.js';
+import { quotaHandOver } from './quota-hand-over.js';
 import type { ReportSubmission, ReportWriter, SubmissionOutcome } from './report-writer.js';
 
 /** Submissions one transaction takes at most: bounds its statements and how long it holds locks. */
@@ -39,6 +41,8 @@ export interface GroupCommitOptions {
     submissions: readonly ReportSubmission[],
     outcomes: readonly SubmissionOutcome[],
   ) => void;
+  /** Told, in a batch's transaction, the quota marks it passes (quota-crossing-port.ts). */
+  quotaCrossings?: QuotaCrossingHook;
 }
 
 /**
@@ -54,8 +58,9 @@ export interface GroupCommitOptions {
  */
 export function createGroupCommitWriter(
   db: Kysely<DB>,
-  { dialect, defaults, onCommit, onStored }: GroupCommitOptions,
+  { dialect, defaults, onCommit, onStored, quotaCrossings }: GroupCommitOptions,
 ): ReportWriter {
+  const quota = quotaHandOver(quotaCrossings ?? null);
   let queue: Pending[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -73,15 +78,18 @@ export function createGroupCommitWriter(
     return result.rows;
   };
 
-  function store(submissions: ReportSubmission[]): Promise<SubmissionOutcome[]> {
-    return db.transaction().execute(async (trx) => {
+  async function store(submissions: ReportSubmission[]): Promise<SubmissionOutcome[]> {
+    const { outcomes, handed } = await db.transaction().execute(async (trx) => {
       const reportTable = 'reports';
-      return runAsync(
+      const batch = await runAsync(
         storeBatchSteps(submissions, { dialect, reportTable, defaults }),
         dialect,
         execute(trx),
       );
+      return { outcomes: batch.outcomes, handed: await quota.inTransaction(trx, batch.crossings) };
     });
+    quota.committed(handed);
+    return outcomes;
   }
 
   /** Stores a batch; answers each submission after every earlier batch has been answered. */

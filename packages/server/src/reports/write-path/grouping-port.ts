@@ -26,7 +26,7 @@ export interface GroupingPort {
   failed(reason: string): void;
   /**
    * Starts a SQLite writer thread whose entry runs `runSqliteWriterThread` with an
-   * ArrivalGrouperFactory (src/wiring/grouping-writer-worker.ts).
+   * ArrivalGrouperFactory (src/wiring/sqlite-writer-worker.ts).
    */
   startWriterThread(data: WriterThreadData): Worker;
 }

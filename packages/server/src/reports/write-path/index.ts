@@ -6,6 +6,7 @@ import type { StorageDefaults } from '../../limits/storage-limits.js';
 import { importSteps, type Row, runAsync } from './batch-steps.js';
 import { createGroupCommitWriter } from './group-commit-writer.js';
 import type { GroupingPort } from './grouping-port.js';
+import type { QuotaCrossingPort } from './quota-crossing-port.js';
 import type { NewReport, ReportWriter } from './report-writer.js';
 import { createSqliteReportWriter } from './sqlite/sqlite-report-writer.js';
 
@@ -31,6 +32,7 @@ export type {
   IssueChange,
   ReportToGroup,
 } from './grouping-port.js';
+export type { QuotaCrossing, QuotaCrossingHook, QuotaCrossingPort } from './quota-crossing-port.js';
 export type {
   NewReport,
   ReportSubmission,
@@ -55,6 +57,13 @@ export interface ReportWriterOptions {
    */
   grouping?: GroupingPort;
   /**
+   * Given when an account's quota marks are announced (the notifications): each batch that moves
+   * a month's count past 80 % of its quota or to it hands those crossings to the port's hook in
+   * its own transaction (quota-crossing-port.ts). On a SQLite file the writer thread's entry
+   * holds the hook (the port starts it, unless the grouping port does: the same entry).
+   */
+  quotaCrossings?: QuotaCrossingPort;
+  /**
    * Told of a fault the writer works around but an operator should hear of (the SQLite
    * writer's checkpoint thread stopped: ingest slows, nothing is lost): the server logs it.
    */
@@ -66,7 +75,7 @@ export function createReportWriter(
   config: Config,
   options: ReportWriterOptions = {},
 ): ReportWriter {
-  const { grouping } = options;
+  const { grouping, quotaCrossings } = options;
   const defaults: StorageDefaults = {
     freeTier: config.freeTierMonthlyReports,
     addressDailyShare: config.ingestLimits.addressDailyShare,
@@ -76,6 +85,7 @@ export function createReportWriter(
       limits: defaults,
       sync: config.sqliteSync,
       grouping: grouping ?? null,
+      startThread: grouping?.startWriterThread ?? quotaCrossings?.startWriterThread,
       warn: options.warn,
     });
   }
@@ -84,6 +94,7 @@ export function createReportWriter(
     defaults,
     onCommit: options.onCommit,
     onStored: grouping && ((submissions, outcomes) => grouping.stored(submissions, outcomes)),
+    quotaCrossings: quotaCrossings?.hook,
   });
 }
 

@@ -1,6 +1,12 @@
 import type { IngestTarget } from '../../keys/ingest-key-lookup.js';
-import { limitReached, type StorageDefaults, storageLimits } from '../../limits/storage-limits.js';
+import {
+  limitReached,
+  quotaMarksPassed,
+  type StorageDefaults,
+  storageLimits,
+} from '../../limits/storage-limits.js';
 import { ROLLUP_GRAINS, rollupColumns, rollupKey } from '../report-rollup-key.js';
+import type { QuotaCrossing } from './quota-crossing-port.js';
 import type { NewReport, ReportSubmission, SubmissionOutcome } from './report-writer.js';
 
 /**
@@ -137,6 +143,14 @@ function lockOrder(a: CounterWrite, b: CounterWrite): number {
 
 type LimitRows = ReturnType<typeof limitRowsOf>;
 
+/** An account month with a quota that a batch counts against: watched for crossings. */
+interface QuotaWatch {
+  accountId: string;
+  month: string;
+  quota: number;
+  row: CounterWrite;
+}
+
 /**
  * The limits and the limit counter rows one submission counts against (a kind is null while it
  * has no limit); computed once per key, month, day and address of the batch.
@@ -146,13 +160,23 @@ function limitRowsOf(
   submission: ReportSubmission,
   target: IngestTarget,
   defaults: StorageDefaults,
+  watches: Map<string, QuotaWatch>,
 ) {
   const limits = storageLimits(defaults, target);
   const { month, address, day } = submission;
+  // The account's month is counted even when unlimited: it is what the dashboard shows.
+  const account = counters.row(LIMIT_COUNTERS.account, [target.account_id, month]);
+  // A month with a quota is watched for the marks the batch brings it to (quotaCrossings).
+  if (limits.account !== null && !watches.has(account.id))
+    watches.set(account.id, {
+      accountId: target.account_id,
+      month,
+      quota: limits.account,
+      row: account,
+    });
   return {
     limits,
-    // The account's month is counted even when unlimited: it is what the dashboard shows.
-    account: counters.row(LIMIT_COUNTERS.account, [target.account_id, month]),
+    account,
     project:
       limits.project === null
         ? null
@@ -165,14 +189,18 @@ function limitRowsOf(
 }
 
 /** limitRowsOf, remembered per key, month, day and address (a batch repeats them). */
-function limitRowsCache(counters: BatchCounters, defaults: StorageDefaults) {
+function limitRowsCache(
+  counters: BatchCounters,
+  defaults: StorageDefaults,
+  watches: Map<string, QuotaWatch> = new Map(),
+) {
   const cache = new Map<string, LimitRows>();
   return (submission: ReportSubmission, target: IngestTarget): LimitRows => {
     const { ingestKey, month, day, address } = submission;
     const id = `${ingestKey} ${month} ${day} ${address}`;
     let rows = cache.get(id);
     if (!rows) {
-      rows = limitRowsOf(counters, submission, target, defaults);
+      rows = limitRowsOf(counters, submission, target, defaults, watches);
       cache.set(id, rows);
     }
     return rows;
@@ -213,6 +241,8 @@ export interface BatchPlan {
   reports: NewReport[];
   /** Every counter row the batch adds to (limit counters and REPORT_COUNTERS), by counterId. */
   counters: CounterWrite[];
+  /** The account months whose quota marks the batch passes, for the QuotaCrossingHook. */
+  crossings: QuotaCrossing[];
 }
 
 /**
@@ -228,7 +258,8 @@ export function planBatch(
   defaults: StorageDefaults,
 ): BatchPlan {
   const counters = new BatchCounters();
-  const rowsOf = limitRowsCache(counters, defaults);
+  const watches = new Map<string, QuotaWatch>();
+  const rowsOf = limitRowsCache(counters, defaults, watches);
   const count = (row: CounterWrite | null) =>
     row === null ? 0 : (used.get(row.id) ?? 0) + row.added;
   const reports: NewReport[] = [];
@@ -256,7 +287,40 @@ export function planBatch(
     addReportCounters(counters, report);
     return { status: 'stored', projectId: target.project_id };
   });
-  return { outcomes, reports, counters: counters.sorted().filter((row) => row.added > 0) };
+  return {
+    outcomes,
+    reports,
+    counters: counters.sorted().filter((row) => row.added > 0),
+    crossings: quotaCrossings(watches.values(), used),
+  };
+}
+
+/**
+ * The quota marks each watched account month is at or past once the batch commits
+ * (limits/storage-limits.ts), once per account month and batch: `passed: 'now'` when the batch's
+ * reports passed it, `'before'` when the month was already past it as the batch began (the
+ * hand-over announces those once per writer: quota-hand-over.ts). A month below 80 % of its
+ * quota, nearly every one, costs one comparison.
+ */
+function quotaCrossings(
+  watches: Iterable<QuotaWatch>,
+  used: ReadonlyMap<string, number>,
+): QuotaCrossing[] {
+  const crossings: QuotaCrossing[] = [];
+  for (const { accountId, month, quota, row } of watches) {
+    const before = used.get(row.id) ?? 0;
+    const after = before + row.added;
+    for (const { threshold, now } of quotaMarksPassed(quota, before, after))
+      crossings.push({
+        accountId,
+        month,
+        threshold,
+        used: after,
+        quota,
+        passed: now ? 'now' : 'before',
+      });
+  }
+  return crossings;
 }
 
 /** The REPORT_COUNTERS of reports stored as they are (importReports: seeding, copying). */

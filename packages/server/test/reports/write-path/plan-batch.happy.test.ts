@@ -106,4 +106,36 @@ describe('planBatch', () => {
     );
     expect(plan.counters.slice(1).every((c) => c.table.startsWith('report_'))).toBe(true);
   });
+
+  it('names the quota marks a month is at or past once per batch, and whether the batch passed them', () => {
+    const plan = (used: number, size: number, fields: Partial<IngestTarget> = {}) => {
+      const batch = Array.from({ length: size }, () => submission(KEY_A));
+      const month = batch[0]!.month;
+      const counts = new Map([[counterId('usage_counters', ['account-1', month]), used]]);
+      const targets = new Map([[KEY_A, target(KEY_A, { monthly_quota: 10, ...fields })]]);
+      return planBatch(batch, targets, counts, defaults).crossings.map((c) => [
+        c.threshold,
+        c.passed,
+        c.used,
+      ]);
+    };
+    expect(plan(5, 2)).toEqual([]);
+    expect(plan(7, 1)).toEqual([['warning', 'now', 8]]);
+    expect(plan(8, 1)).toEqual([['warning', 'before', 9]]);
+    expect(plan(9, 3)).toEqual([
+      ['warning', 'before', 10],
+      ['reached', 'now', 10],
+    ]);
+    expect(plan(7, 5)).toEqual([
+      ['warning', 'now', 10],
+      ['reached', 'now', 10],
+    ]);
+    // Past a quota lowered below the month's count: every report refused, both marks standing.
+    expect(plan(12, 2)).toEqual([
+      ['warning', 'before', 12],
+      ['reached', 'before', 12],
+    ]);
+    expect(plan(9_000, 5, { quota_unlimited: 1 })).toEqual([]);
+    expect(plan(0, 1, { monthly_quota: 0 })).toEqual([]);
+  });
 });

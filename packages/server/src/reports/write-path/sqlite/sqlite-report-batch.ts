@@ -1,10 +1,14 @@
 import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { queueRowsInsertSql } from '../../../db/grouping-queue-row.js';
+import type { DB } from '../../../db/schema.js';
 import { errorCode } from '../../../errors/storage-fault.js';
 import type { StorageDefaults } from '../../../limits/storage-limits.js';
 import type { ArrivalGrouper, IssueChange, ReportToGroup } from '../arrival-grouper.js';
 import type { Statement } from '../batch-statements.js';
 import { type Row, runSync, storeBatchSteps } from '../batch-steps.js';
+import type { QuotaCrossingHook } from '../quota-crossing-port.js';
+import { quotaHandOver } from '../quota-hand-over.js';
 import type { ReportSubmission, SubmissionOutcome } from '../report-writer.js';
 import { InboxMirror } from './inbox-mirror.js';
 import type { BatchResult } from './sqlite-thread-messages.js';
@@ -51,6 +55,8 @@ export function createSqliteReportBatch(
   sqlite: SQLite.Database,
   defaults: StorageDefaults,
   grouper: ArrivalGrouper | null = null,
+  /** The quota crossings' hook, with Kysely over this connection for it to write with. */
+  quotaCrossings: { hook: QuotaCrossingHook; db: Kysely<DB> } | null = null,
 ) {
   const statements = new Map<string, SQLite.Statement>();
   function execute({ sql, parameters, returnsRows }: Statement): Row[] {
@@ -65,9 +71,34 @@ export function createSqliteReportBatch(
     return [];
   }
   const options = { dialect: 'sqlite', reportTable: 'report_inbox', defaults } as const;
-  const inTransaction = sqlite.transaction((submissions: ReportSubmission[]): SubmissionOutcome[] =>
-    runSync(storeBatchSteps(submissions, options), execute),
-  );
+  const quota = quotaHandOver(quotaCrossings?.hook ?? null);
+  const begin = sqlite.prepare('begin immediate');
+  const commit = sqlite.prepare('commit');
+  const rollback = sqlite.prepare('rollback');
+  /**
+   * One batch in one transaction, begun IMMEDIATE. Its statements run synchronously; only a batch
+   * that passes a quota mark awaits the hook, over Kysely on this same connection, whose awaits
+   * are all microtasks here (better-sqlite3): no message of the thread comes in between.
+   */
+  async function inTransaction(submissions: ReportSubmission[]): Promise<SubmissionOutcome[]> {
+    begin.run();
+    let handed: Awaited<ReturnType<typeof quota.inTransaction>>;
+    let outcomes: SubmissionOutcome[];
+    try {
+      const batch = runSync(storeBatchSteps(submissions, options), execute);
+      outcomes = batch.outcomes;
+      handed =
+        batch.crossings.length > 0 && quotaCrossings
+          ? await quota.inTransaction(quotaCrossings.db, batch.crossings)
+          : [];
+      commit.run();
+    } catch (error) {
+      if (sqlite.inTransaction) rollback.run();
+      throw error;
+    }
+    quota.committed(handed);
+    return outcomes;
+  }
 
   // The inbox's reports up to a rowid, in the order they were stored, without an issue: all of
   // them (moveInbox), or a chunk the grouper left to the background grouper (moveGroupedChunk).
@@ -104,27 +135,29 @@ export function createSqliteReportBatch(
 
   /**
    * Stores a batch in ONE transaction: one commit, so one fsync of the WAL, for all of it (group
-   * commit). IMMEDIATE takes the write lock at BEGIN (waiting, busy_timeout, while the main
-   * connection holds it), so the usage read at the start of the batch stays current to its end.
+   * commit), with what its quota crossings' hook writes. IMMEDIATE takes the write lock at BEGIN
+   * (waiting, busy_timeout, while the main connection holds it), so the usage read at the start
+   * of the batch stays current to its end.
    * Submissions run in order, each counting against the quota after the ones before it. If
    * anything fails, the batch is rolled back and each submission is run again in its own
    * transaction, so an error reaches only its own submitter.
    */
-  function storeBatch(submissions: ReportSubmission[]): BatchResult[] {
+  async function storeBatch(submissions: ReportSubmission[]): Promise<BatchResult[]> {
     let results: BatchResult[];
     try {
-      results = inTransaction.immediate(submissions).map((outcome) => ({ outcome }));
+      results = (await inTransaction(submissions)).map((outcome) => ({ outcome }));
     } catch {
-      results = submissions.map((submission) => {
+      results = [];
+      for (const submission of submissions) {
         try {
-          return { outcome: inTransaction.immediate([submission])[0]! };
+          results.push({ outcome: (await inTransaction([submission]))[0]! });
         } catch (error) {
-          return {
+          results.push({
             error: error instanceof Error ? error.message : String(error),
             code: errorCode(error),
-          };
+          });
         }
-      });
+      }
     }
     const stored: ReportToGroup[] = [];
     results.forEach((result, i) => {

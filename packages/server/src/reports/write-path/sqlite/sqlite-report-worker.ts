@@ -1,8 +1,8 @@
 import { runSqliteWriterThread } from './sqlite-writer-thread.js';
 
 /**
- * The entry of a SQLite writer thread that stores reports without grouping them
- * (ISSUE_GROUPING=off, and tests of the writer alone). With grouping, the wiring starts the
- * thread through an entry that gives it a grouper (src/wiring/grouping-writer-worker.ts).
+ * The entry of a SQLite writer thread that stores reports without grouping them or announcing
+ * quota marks: tests of the writer alone. The server starts its thread through the wiring's
+ * entry, which gives it a grouper and the quota hook (src/wiring/sqlite-writer-worker.ts).
  */
-runSqliteWriterThread(null);
+runSqliteWriterThread();

@@ -67,7 +67,10 @@ export function createSqliteReportWriter(
      * (through an entry that gives it a grouper) and hears what its grouping did.
      */
     grouping?: GroupingPort | null;
-    /** By default the grouping's thread, else one that does not group. */
+    /**
+     * The thread's entry: the server's (the grouping or the quota port's, which give it their
+     * hooks), else, by default, the grouping's or one with no hooks (tests of the writer).
+     */
     startThread?: (data: WriterThreadData) => Worker;
     /** Told of a fault the thread works around (its checkpoint thread stopped): for the log. */
     warn?: (message: string) => void;

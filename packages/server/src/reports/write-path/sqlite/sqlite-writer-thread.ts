@@ -3,6 +3,7 @@ import { openSqliteConnection } from '../../../db/sqlite-connection.js';
 import { kyselyOverConnection } from '../../../db/sqlite-kysely.js';
 import { errorCode, errorWithCode } from '../../../errors/storage-fault.js';
 import type { ArrivalGrouper, ArrivalGrouperFactory, IssueChange } from '../arrival-grouper.js';
+import type { QuotaCrossingHook } from '../quota-crossing-port.js';
 import type { ReportSubmission } from '../report-writer.js';
 import { createSqliteReportBatch } from './sqlite-report-batch.js';
 import type {
@@ -19,8 +20,9 @@ const MAX_BATCH = 256;
 
 /**
  * The SQLite report writer thread (started by sqlite-report-writer.ts), run by its entry
- * (sqlite-report-worker.ts, or with a grouper src/wiring/grouping-writer-worker.ts): stores the submissions
- * posted to it, in batches, on its own connection, and moves its inbox into `reports`
+ * (sqlite-report-worker.ts, or in the server src/wiring/sqlite-writer-worker.ts, with a grouper
+ * and the quota crossings' hook): stores the submissions posted to it, in batches, on its own
+ * connection, and moves its inbox into `reports`
  * (sqlite-report-batch.ts) when asked, when it holds `inbox.rows` reports, `inbox.ms` after
  * it stopped being empty, and before it closes. With ISSUE_GROUPING on, the move gives each
  * report its issue as it inserts it (`arrivalGrouper`, over Kysely on this connection), a
@@ -28,7 +30,15 @@ const MAX_BATCH = 256;
  * Under `SQLITE_SYNC=normal` (the default) its commits are not fsynced one by one: wal-sync.ts
  * fsyncs the WAL within 50 ms of each.
  */
-export function runSqliteWriterThread(arrivalGrouper: ArrivalGrouperFactory | null): void {
+export function runSqliteWriterThread({
+  arrivalGrouper = null,
+  quotaCrossings = null,
+}: {
+  /** Groups the reports the thread moves, when its data says so (ISSUE_GROUPING). */
+  arrivalGrouper?: ArrivalGrouperFactory | null;
+  /** Told, in each batch's transaction, the quota marks it passes (quota-crossing-port.ts). */
+  quotaCrossings?: QuotaCrossingHook | null;
+} = {}): void {
   const port = parentPort!;
   const { path, limits, inbox, sync, grouping } = workerData as WriterThreadData;
   const { sqlite, batch } = open();
@@ -54,12 +64,16 @@ export function runSqliteWriterThread(arrivalGrouper: ArrivalGrouperFactory | nu
   /** The move under way: it goes on, a chunk at a time, until the inbox is empty. */
   let moving: Promise<void> | null = null;
   /**
-   * While a chunk's transaction runs. Over better-sqlite3 its awaits are all microtasks, so no
-   * message can come in the middle; if one ever did, it waits for the chunk instead of starting
-   * a transaction inside it.
+   * While a chunk's or a store batch's transaction runs. Over better-sqlite3 their awaits are all
+   * microtasks, so no message can come in the middle; if one ever did, it waits for the
+   * transaction instead of starting one inside it.
    */
   let inChunk = false;
+  let storing = false;
   const deferred: ToWriterThread[] = [];
+  const drain = () => {
+    while (!inChunk && !storing && deferred.length > 0) void handle(deferred.shift()!);
+  };
   const ready: FromWriterThread = { type: 'ready' };
   port.postMessage(ready);
   // Reports a stopped server left in the inbox.
@@ -78,7 +92,8 @@ export function runSqliteWriterThread(arrivalGrouper: ArrivalGrouperFactory | nu
         if (!arrivalGrouper) throw new Error('This writer thread was started without a grouper.');
         grouper = arrivalGrouper(kyselyOverConnection(sqlite), 'sqlite');
       }
-      const batch = createSqliteReportBatch(sqlite, limits, grouper);
+      const quota = quotaCrossings && { hook: quotaCrossings, db: kyselyOverConnection(sqlite) };
+      const batch = createSqliteReportBatch(sqlite, limits, grouper, quota);
       batch.probeWrite();
       return { sqlite, batch };
     } catch (error) {
@@ -133,7 +148,7 @@ export function runSqliteWriterThread(arrivalGrouper: ArrivalGrouperFactory | nu
           batch.moveInbox();
         } finally {
           inChunk = false;
-          for (let message = deferred.shift(); message; message = deferred.shift()) handle(message);
+          drain();
         }
         // The store batches that came meanwhile go first: a 201 waits for one chunk at most.
         if (batch.inboxRows() > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -157,11 +172,11 @@ export function runSqliteWriterThread(arrivalGrouper: ArrivalGrouperFactory | nu
   }
 
   port.on('message', (message: ToWriterThread) => {
-    if (inChunk) deferred.push(message);
-    else handle(message);
+    if (inChunk || storing) deferred.push(message);
+    else void handle(message);
   });
 
-  function handle(first: ToWriterThread): void {
+  async function handle(first: ToWriterThread): Promise<void> {
     // Everything posted while the last batch was being committed joins this one.
     const submissions: Numbered<ReportSubmission>[] = [];
     let closing = false;
@@ -178,7 +193,13 @@ export function runSqliteWriterThread(arrivalGrouper: ArrivalGrouperFactory | nu
           : undefined;
     }
     if (submissions.length > 0) {
-      const results = batch.storeBatch(submissions.map(({ item }) => item));
+      storing = true;
+      let results: Awaited<ReturnType<typeof batch.storeBatch>>;
+      try {
+        results = await batch.storeBatch(submissions.map(({ item }) => item));
+      } finally {
+        storing = false;
+      }
       walSync?.committed();
       const reply: FromWriterThread = packResults(
         submissions.map(({ seq }, i) => ({ seq, item: results[i]! })),
@@ -196,5 +217,6 @@ export function runSqliteWriterThread(arrivalGrouper: ArrivalGrouperFactory | nu
       });
     } else if (moveAsked || batch.inboxRows() >= inbox.rows) void moveInbox();
     else if (batch.inboxRows() > 0) moveTimer ??= setTimeout(moveInbox, inbox.ms);
+    drain();
   }
 }
