@@ -136,9 +136,20 @@ function unquote(text: string): string {
 const NARRATION =
   /(?:^|(?<=[.!?]\s))\s*(?:context:\s*)?(?:i was (?:asked|told|trying|supposed) to|the user (?:wanted|asked|needed) (?:me )?to|while (?:trying|attempting) to|my task (?:was|is) to|i(?: am|'m) trying to|task:|goal:)[^.:!?\n]*[.:!?]?/g;
 
+/**
+ * A parameter or field name in lower camelCase (`assigneeId`, `nextPageToken`) is the same name
+ * as its snake_case spelling (`assignee_id`): it becomes that spelling, and so a code term of its
+ * own (CODE_IDENTIFIER), so two fields named are two problems as two error codes are. Names that
+ * start with a capital (`GitHub`, `JavaScript`) are products, not fields, and stay words.
+ */
+const LOWER_CAMEL = /(?<![\p{L}\p{N}_])\p{Ll}{2,}(?:\p{Lu}\p{Ll}+){1,3}(?![\p{L}\p{N}_])/gu;
+function snakeCased(text: string): string {
+  return text.replace(LOWER_CAMEL, (word) => word.replace(/(\p{Ll})(\p{Lu})/gu, '$1_$2'));
+}
+
 /** The folded text with placeholders and concepts in, ready to split into words. */
 export function normaliseText(raw: string): string {
-  const head = raw.slice(0, MAX_TEXT_LENGTH).replace(BLOB, ' #blob ');
+  const head = snakeCased(raw.slice(0, MAX_TEXT_LENGTH).replace(BLOB, ' #blob '));
   let text = foldText(splitCamelCase(head)).replace(NARRATION, ' ');
   for (const [pattern, placeholder] of PLACEHOLDERS) text = text.replace(pattern, placeholder);
   text = text.replace(CODE_IDENTIFIER, (code) => ` #${code} ${code} `);

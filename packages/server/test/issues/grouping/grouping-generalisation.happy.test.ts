@@ -44,6 +44,13 @@ describe('wording-independent features', () => {
     expect(terms('SQLSTATE[42701]: Duplicate column', 'db_migrate')).toContain('#e42701');
   });
 
+  it('reads a camelCase field name as its snake_case spelling, a code term, but not a product name', () => {
+    const found = terms('Argument Validation Error: assigneeId must be a UUID', 'create_ticket');
+    expect(found).toContain('#assignee_id');
+    expect(terms('assignee_id must be a UUID', 'create_ticket')).toContain('#assignee_id');
+    expect(terms('the GitHub token expired', 'create_ticket')).not.toContain('#git_hub');
+  });
+
   it('never makes __proto__ a term', () => {
     expect(terms('the field __proto__ was rejected')).not.toContain('#__proto__');
   });
