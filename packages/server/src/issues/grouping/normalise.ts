@@ -206,8 +206,34 @@ function termOf(
   if (word.length < 2 || /^\d+$/.test(word)) return null;
   if (STOP_WORDS.has(word) || extraStopWords.has(word)) return null;
   const stem = stemOf(word, language);
-  return extraStopWords.has(stem) ? null : stem;
+  if (extraStopWords.has(stem)) return null;
+  // Another form of a word the map translates (`Rechnungen` beside `Rechnung`): the same English.
+  const english = language === 'english' ? undefined : translatedStems(language).get(stem);
+  if (english === undefined) return stem;
+  return english.startsWith('#') ? english : stemOf(english);
 }
+
+/**
+ * Per language, the stem of every word WORD_MAP translates (stemmed as that language stems) →
+ * its English word or concept, so the map's one form of a word reaches its other forms. Stems
+ * shorter than MIN_TRANSLATED_STEM are left out: too many words of a language share them.
+ * Built on a language's first report (a few hundred stems).
+ */
+function translatedStems(language: Language): ReadonlyMap<string, string> {
+  let map = translated.get(language);
+  if (!map) {
+    map = new Map();
+    for (const [word, english] of Object.entries(WORD_MAP)) {
+      if (english.includes(' ')) continue;
+      const stem = stemOf(word, language);
+      if (stem.length >= MIN_TRANSLATED_STEM && !map.has(stem)) map.set(stem, english);
+    }
+    translated.set(language, map);
+  }
+  return map;
+}
+const MIN_TRANSLATED_STEM = 4;
+const translated = new Map<Language, ReadonlyMap<string, string>>();
 
 /**
  * A stem's character trigrams, padded (`~^ph`, `~pho`, `~hot`, `~oto`, `~to$`): two spellings of

@@ -118,8 +118,15 @@ describe('languages, typos and compounds', () => {
   });
 
   it('stems German words with the German stemmer, so plural and singular meet', () => {
-    expect(terms('Die Rechnungen werden nicht erstellt.')).toContain('rechnung');
-    expect(terms('Die Rechnung wird nicht erstellt.')).toContain('rechnung');
+    expect(terms('Die Lieferungen werden nicht erstellt.')).toContain('liefer');
+    expect(terms('Die Lieferung wird nicht erstellt.')).toContain('liefer');
+  });
+
+  it('translates every form of a word the bilingual map knows in one form', () => {
+    // The map knows `rechnung` and `herramienta`; their plurals reach the same English word.
+    expect(terms('Die Rechnungen werden nicht erstellt.')).toContain('invoic');
+    expect(terms('Die Rechnung wird nicht erstellt.')).toContain('invoic');
+    expect(terms('Las herramientas fallan con este archivo.')).toContain('tool');
   });
 
   it('joins a misspelt report to the issue of the words it misspells', () => {
