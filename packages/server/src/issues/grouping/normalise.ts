@@ -222,13 +222,14 @@ function termOf(
 function translatedStems(language: Language): ReadonlyMap<string, string> {
   let map = translated.get(language);
   if (!map) {
-    map = new Map();
+    const built = new Map<string, string>();
     for (const [word, english] of Object.entries(WORD_MAP)) {
       if (english.includes(' ')) continue;
       const stem = stemOf(word, language);
-      if (stem.length >= MIN_TRANSLATED_STEM && !map.has(stem)) map.set(stem, english);
+      if (stem.length >= MIN_TRANSLATED_STEM && !built.has(stem)) built.set(stem, english);
     }
-    translated.set(language, map);
+    translated.set(language, built);
+    map = built;
   }
   return map;
 }
