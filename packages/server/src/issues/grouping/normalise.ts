@@ -81,6 +81,16 @@ const SIZE_UNIT = /^(?:(?:k|m|g|t)i?b|bytes?|mo|go|ko)$/;
  * `__proto__` cannot become a term.
  */
 const CODE_IDENTIFIER = /\b[a-z]+(?:_[a-z]+)+\b/g;
+/**
+ * The same identifier written in SCREAMING_CASE in the report (`OVER_QUERY_LIMIT`, `API_TOKEN`):
+ * an error code, or as often a value of the agent's own (an environment variable's name). Its
+ * term ends in an underscore (`#api_token_`), so the engine can tell it from a lower-case one
+ * (`#label_ids`, `#not_in_channel`): the name of a field or an error as the tool spells it.
+ */
+const SHOUTED_IDENTIFIER = /\b[A-Z]+(?:_[A-Z]+)+\b/g;
+export function isShoutedCode(term: string): boolean {
+  return term.endsWith('_');
+}
 /** A numeric error code: 4–6 digits after "error", "code", "errno" or "sqlstate", or opening the text. */
 const NUMERIC_CODE = /\b(?:error|code|errno|sqlstate)\W{0,3}(\d{4,6})\b|^\s*(\d{4,6})(?=:)/g;
 
@@ -150,9 +160,13 @@ function snakeCased(text: string): string {
 /** The folded text with placeholders and concepts in, ready to split into words. */
 export function normaliseText(raw: string): string {
   const head = snakeCased(raw.slice(0, MAX_TEXT_LENGTH).replace(BLOB, ' #blob '));
+  const shouted = new Set(head.match(SHOUTED_IDENTIFIER)?.map((code) => code.toLowerCase()));
   let text = foldText(splitCamelCase(head)).replace(NARRATION, ' ');
   for (const [pattern, placeholder] of PLACEHOLDERS) text = text.replace(pattern, placeholder);
-  text = text.replace(CODE_IDENTIFIER, (code) => ` #${code} ${code} `);
+  text = text.replace(
+    CODE_IDENTIFIER,
+    (code) => ` #${code}${shouted.has(code) ? '_' : ''} ${code} `,
+  );
   text = text.replace(MIXED_IDENTIFIER, (word) => (isIdentifier(word) ? ' #id ' : word));
   text = text.replace(
     NUMERIC_CODE,
@@ -190,7 +204,7 @@ export function termsOf(raw: string, extraStopWords: ReadonlySet<string> = new S
       const term = termOf(mapped, extraStopWords, mapped === word ? language : 'english');
       if (term === null || seen.has(term)) continue;
       seen.add(term);
-      terms.push({ term, word: mapped.startsWith('#') ? mapped.slice(1) : word });
+      terms.push({ term, word: mapped.startsWith('#') ? mapped.slice(1).replace(/_$/, '') : word });
       if (terms.length === MAX_REPORT_TERMS) return terms;
     }
   }

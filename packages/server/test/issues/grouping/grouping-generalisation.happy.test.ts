@@ -51,6 +51,29 @@ describe('wording-independent features', () => {
     expect(terms('the GitHub token expired', 'create_ticket')).not.toContain('#git_hub');
   });
 
+  it('keeps two problems apart that name different fields in one message', () => {
+    const tool = 'create_ticket';
+    const labels = issue(
+      'labels',
+      tool,
+      'Argument Validation Error: labelIds.0 must be a UUID. I passed ["bug", "backend"].',
+    );
+    const assignee = fingerprint(
+      report(
+        'Argument Validation Error: assigneeId must be a UUID. Assigning by email fails.',
+        tool,
+      ),
+    );
+    expect(assign(assignee, [labels]).issueId).toBeNull();
+  });
+
+  it('marks a shouted identifier apart from a field name, since it is as often a value', () => {
+    expect(terms('missing required env var STRIPE_KEY', 'deploy_service')).toContain(
+      '#stripe_key_',
+    );
+    expect(terms('the stripe_key field is required', 'deploy_service')).toContain('#stripe_key');
+  });
+
   it('never makes __proto__ a term', () => {
     expect(terms('the field __proto__ was rejected')).not.toContain('#__proto__');
   });
