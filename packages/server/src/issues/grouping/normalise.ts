@@ -76,6 +76,15 @@ const SIZE_UNIT = /^(?:(?:k|m|g|t)i?b|bytes?|mo|go|ko)$/;
 /[+-]?\b\d[\d,._]*(?:\s?(?:ms|s|sec|secs|seconds?|sekunden|segundos|secondes|m|min|mins|minutes?|minuten|minutos|h|hours?|stunden|horas|heures|kb|mb|gb|b|bytes|%))?\b/g;
 
 /**
+ * A bound an error states (`at most 100`, `limit 2000`, `≤ 100`, `mehr als 20`) is what the tool
+ * answers word for word, whatever the agent's own value was: the bound's number becomes a code
+ * term (`#n100`, see similarity.ts isCode), so one limit's reports meet on it and two limits of
+ * one tool part. Not a duration (`more than 20 minutes`): that is how long the agent waited.
+ */
+const BOUND =
+  /(?:\b(?:max(?:imum)?|limit(?:ed|s)?(?: (?:of|is|to))?|at most|up to|more than|greater than|larger than|over|exceeds?|exceeded|above|mehr als|maximal|hochstens|mas de|hasta|plus de|au maximum|al massimo|oltre|piu di|mais de)|≤|<=|<)\s*[`'"]?(\d[\d,._]*\d|\d)(?!\d|[,.]\d|\s?(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|sekunden|minuten|stunden|tage|segundos|minutos|horas|dias|secondes|heures|jours|secondi|minuti|ore|giorni)\b)/g;
+
+/**
  * A snake_case or SCREAMING_CASE identifier of letters: an error code or a parameter's name
  * (ids with digits are placeholders already). Never one that starts with an underscore, so
  * `__proto__` cannot become a term.
@@ -176,6 +185,10 @@ export function normaliseText(raw: string): string {
     const concept = STATUS_CONCEPTS[before ?? after ?? ''];
     return concept ? match.replace(/\d{3}/, ` ${concept} `) : match;
   });
+  text = text.replace(
+    BOUND,
+    (match, value: string) => ` #n${value.replace(/[,._]/g, '')} ${match}`,
+  );
   text = text.replace(NUMBER, (_match, unit?: string) => {
     if (!unit || unit === '%') return ' #num ';
     return SIZE_UNIT.test(unit) ? ' #num #size ' : ' #num #duration ';

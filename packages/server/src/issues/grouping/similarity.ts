@@ -230,7 +230,7 @@ const CODE_SHARE = 0.3;
 const FIELD_VETO = 0.25;
 
 function isCode(term: string): boolean {
-  return term.includes('_') || /^#e\d/.test(term);
+  return term.includes('_') || /^#[en]\d/.test(term);
 }
 
 /** A code as the tool spells it in lower case: not shouted, not a number. */

@@ -74,6 +74,17 @@ describe('wording-independent features', () => {
     expect(terms('the stripe_key field is required', 'deploy_service')).toContain('#stripe_key');
   });
 
+  it('makes a bound an error states a code term, but not how long the agent waited', () => {
+    expect(
+      terms('validation_error: body.children.length should be ≤ `100`, instead was `164`.'),
+    ).toContain('#n100');
+    expect(terms('A page with more than 100 blocks cannot be created in one call')).toContain(
+      '#n100',
+    );
+    expect(terms('rich_text content.length should be <= 2000, was 2481')).toContain('#n2000');
+    expect(terms('The deployment stayed pending for more than 20 minutes')).not.toContain('#n20');
+  });
+
   it('never makes __proto__ a term', () => {
     expect(terms('the field __proto__ was rejected')).not.toContain('#__proto__');
   });
