@@ -217,11 +217,16 @@ export function termsOf(raw: string, extraStopWords: ReadonlySet<string> = new S
       const term = termOf(mapped, extraStopWords, mapped === word ? language : 'english');
       if (term === null || seen.has(term)) continue;
       seen.add(term);
-      terms.push({ term, word: mapped.startsWith('#') ? mapped.slice(1).replace(/_$/, '') : word });
+      terms.push({ term, word: mapped.startsWith('#') ? readable(mapped) : word });
       if (terms.length === MAX_REPORT_TERMS) return terms;
     }
   }
   return terms;
+}
+
+/** A `#` term as a reason names it: a code as written, a bound as its number. */
+function readable(term: string): string {
+  return /^#n\d/.test(term) ? term.slice(2) : term.slice(1).replace(/_$/, '');
 }
 
 function termOf(
