@@ -219,6 +219,17 @@ export function termsOf(raw: string, extraStopWords: ReadonlySet<string> = new S
       seen.add(term);
       terms.push({ term, word: mapped.startsWith('#') ? readable(mapped) : word });
       if (terms.length === MAX_REPORT_TERMS) return terms;
+      // A word its language's stemmer leaves as it is (`copy`, `bucket`, `dependency` in a
+      // Spanish or German report) is often an English one the agent borrowed: its English stem
+      // too, so it meets the English reports of the problem.
+      if (language !== 'english' && term === word) {
+        const english = termOf(word, extraStopWords, 'english');
+        if (english !== null && !seen.has(english)) {
+          seen.add(english);
+          terms.push({ term: english, word });
+          if (terms.length === MAX_REPORT_TERMS) return terms;
+        }
+      }
     }
   }
   return terms;

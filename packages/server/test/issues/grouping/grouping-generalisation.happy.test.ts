@@ -156,6 +156,15 @@ describe('languages, typos and compounds', () => {
     expect(terms('Die Lieferung wird nicht erstellt.')).toContain('liefer');
   });
 
+  it('gives an English word borrowed into another language its English stem too', () => {
+    const german = terms(
+      'Der Build bricht ab, weil die dependency im Cache fehlt und das Paket nicht gefunden wird.',
+    );
+    expect(german).toContain('dependency');
+    expect(german).toContain('depend');
+    expect(terms('The build breaks because the dependency is missing')).toContain('depend');
+  });
+
   it('translates every form of a word the bilingual map knows in one form', () => {
     // The map knows `rechnung` and `herramienta`; their plurals reach the same English word.
     expect(terms('Die Rechnungen werden nicht erstellt.')).toContain('invoic');
