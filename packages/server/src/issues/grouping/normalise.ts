@@ -76,11 +76,30 @@ const SIZE_UNIT = /^(?:(?:k|m|g|t)i?b|bytes?|mo|go|ko)$/;
 /[+-]?\b\d[\d,._]*(?:\s?(?:ms|s|sec|secs|seconds?|sekunden|segundos|secondes|m|min|mins|minutes?|minuten|minutos|h|hours?|stunden|horas|heures|kb|mb|gb|b|bytes|%))?\b/g;
 
 /**
+ * A bound an error states (`at most 100`, `limit 2000`, `≤ 100`, `mehr als 20`) is what the tool
+ * answers word for word, whatever the agent's own value was: the bound's number becomes a code
+ * term (`#n100`, see similarity.ts isCode), so one limit's reports meet on it and two limits of
+ * one tool part. Not a duration (`more than 20 minutes`): that is how long the agent waited.
+ */
+const BOUND =
+  /(?:\b(?:max(?:imum)?|limit(?:ed|s)?(?: (?:of|is|to))?|at most|up to|more than|greater than|larger than|over|exceeds?|exceeded|above|mehr als|maximal|hochstens|mas de|hasta|plus de|au maximum|al massimo|oltre|piu di|mais de)|≤|<=|<)\s*[`'"]?(\d[\d,._]*\d|\d)(?!\d|[,.]\d|\s?(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|sekunden|minuten|stunden|tage|segundos|minutos|horas|dias|secondes|heures|jours|secondi|minuti|ore|giorni)\b)/g;
+
+/**
  * A snake_case or SCREAMING_CASE identifier of letters: an error code or a parameter's name
  * (ids with digits are placeholders already). Never one that starts with an underscore, so
  * `__proto__` cannot become a term.
  */
 const CODE_IDENTIFIER = /\b[a-z]+(?:_[a-z]+)+\b/g;
+/**
+ * The same identifier written in SCREAMING_CASE in the report (`OVER_QUERY_LIMIT`, `API_TOKEN`):
+ * an error code, or as often a value of the agent's own (an environment variable's name). Its
+ * term ends in an underscore (`#api_token_`), so the engine can tell it from a lower-case one
+ * (`#label_ids`, `#not_in_channel`): the name of a field or an error as the tool spells it.
+ */
+const SHOUTED_IDENTIFIER = /\b[A-Z]+(?:_[A-Z]+)+\b/g;
+export function isShoutedCode(term: string): boolean {
+  return term.endsWith('_');
+}
 /** A numeric error code: 4–6 digits after "error", "code", "errno" or "sqlstate", or opening the text. */
 const NUMERIC_CODE = /\b(?:error|code|errno|sqlstate)\W{0,3}(\d{4,6})\b|^\s*(\d{4,6})(?=:)/g;
 
@@ -136,12 +155,27 @@ function unquote(text: string): string {
 const NARRATION =
   /(?:^|(?<=[.!?]\s))\s*(?:context:\s*)?(?:i was (?:asked|told|trying|supposed) to|the user (?:wanted|asked|needed) (?:me )?to|while (?:trying|attempting) to|my task (?:was|is) to|i(?: am|'m) trying to|task:|goal:)[^.:!?\n]*[.:!?]?/g;
 
+/**
+ * A parameter or field name in lower camelCase (`assigneeId`, `nextPageToken`) is the same name
+ * as its snake_case spelling (`assignee_id`): it becomes that spelling, and so a code term of its
+ * own (CODE_IDENTIFIER), so two fields named are two problems as two error codes are. Names that
+ * start with a capital (`GitHub`, `JavaScript`) are products, not fields, and stay words.
+ */
+const LOWER_CAMEL = /(?<![\p{L}\p{N}_])\p{Ll}{2,}(?:\p{Lu}\p{Ll}+){1,3}(?![\p{L}\p{N}_])/gu;
+function snakeCased(text: string): string {
+  return text.replace(LOWER_CAMEL, (word) => word.replace(/(\p{Ll})(\p{Lu})/gu, '$1_$2'));
+}
+
 /** The folded text with placeholders and concepts in, ready to split into words. */
 export function normaliseText(raw: string): string {
-  const head = raw.slice(0, MAX_TEXT_LENGTH).replace(BLOB, ' #blob ');
+  const head = snakeCased(raw.slice(0, MAX_TEXT_LENGTH).replace(BLOB, ' #blob '));
+  const shouted = new Set(head.match(SHOUTED_IDENTIFIER)?.map((code) => code.toLowerCase()));
   let text = foldText(splitCamelCase(head)).replace(NARRATION, ' ');
   for (const [pattern, placeholder] of PLACEHOLDERS) text = text.replace(pattern, placeholder);
-  text = text.replace(CODE_IDENTIFIER, (code) => ` #${code} ${code} `);
+  text = text.replace(
+    CODE_IDENTIFIER,
+    (code) => ` #${code}${shouted.has(code) ? '_' : ''} ${code} `,
+  );
   text = text.replace(MIXED_IDENTIFIER, (word) => (isIdentifier(word) ? ' #id ' : word));
   text = text.replace(
     NUMERIC_CODE,
@@ -151,6 +185,10 @@ export function normaliseText(raw: string): string {
     const concept = STATUS_CONCEPTS[before ?? after ?? ''];
     return concept ? match.replace(/\d{3}/, ` ${concept} `) : match;
   });
+  text = text.replace(
+    BOUND,
+    (match, value: string) => ` #n${value.replace(/[,._]/g, '')} ${match}`,
+  );
   text = text.replace(NUMBER, (_match, unit?: string) => {
     if (!unit || unit === '%') return ' #num ';
     return SIZE_UNIT.test(unit) ? ' #num #size ' : ' #num #duration ';
@@ -179,11 +217,27 @@ export function termsOf(raw: string, extraStopWords: ReadonlySet<string> = new S
       const term = termOf(mapped, extraStopWords, mapped === word ? language : 'english');
       if (term === null || seen.has(term)) continue;
       seen.add(term);
-      terms.push({ term, word: mapped.startsWith('#') ? mapped.slice(1) : word });
+      terms.push({ term, word: mapped.startsWith('#') ? readable(mapped) : word });
       if (terms.length === MAX_REPORT_TERMS) return terms;
+      // A word its language's stemmer leaves as it is (`copy`, `bucket`, `dependency` in a
+      // Spanish or German report) is often an English one the agent borrowed: its English stem
+      // too, so it meets the English reports of the problem.
+      if (language !== 'english' && term === word) {
+        const english = termOf(word, extraStopWords, 'english');
+        if (english !== null && !seen.has(english)) {
+          seen.add(english);
+          terms.push({ term: english, word });
+          if (terms.length === MAX_REPORT_TERMS) return terms;
+        }
+      }
     }
   }
   return terms;
+}
+
+/** A `#` term as a reason names it: a code as written, a bound as its number. */
+function readable(term: string): string {
+  return /^#n\d/.test(term) ? term.slice(2) : term.slice(1).replace(/_$/, '');
 }
 
 function termOf(
@@ -195,8 +249,35 @@ function termOf(
   if (word.length < 2 || /^\d+$/.test(word)) return null;
   if (STOP_WORDS.has(word) || extraStopWords.has(word)) return null;
   const stem = stemOf(word, language);
-  return extraStopWords.has(stem) ? null : stem;
+  if (extraStopWords.has(stem)) return null;
+  // Another form of a word the map translates (`Rechnungen` beside `Rechnung`): the same English.
+  const english = language === 'english' ? undefined : translatedStems(language).get(stem);
+  if (english === undefined) return stem;
+  return english.startsWith('#') ? english : stemOf(english);
 }
+
+/**
+ * Per language, the stem of every word WORD_MAP translates (stemmed as that language stems) →
+ * its English word or concept, so the map's one form of a word reaches its other forms. Stems
+ * shorter than MIN_TRANSLATED_STEM are left out: too many words of a language share them.
+ * Built on a language's first report (a few hundred stems).
+ */
+function translatedStems(language: Language): ReadonlyMap<string, string> {
+  let map = translated.get(language);
+  if (!map) {
+    const built = new Map<string, string>();
+    for (const [word, english] of Object.entries(WORD_MAP)) {
+      if (english.includes(' ')) continue;
+      const stem = stemOf(word, language);
+      if (stem.length >= MIN_TRANSLATED_STEM && !built.has(stem)) built.set(stem, english);
+    }
+    translated.set(language, built);
+    map = built;
+  }
+  return map;
+}
+const MIN_TRANSLATED_STEM = 4;
+const translated = new Map<Language, ReadonlyMap<string, string>>();
 
 /**
  * A stem's character trigrams, padded (`~^ph`, `~pho`, `~hot`, `~oto`, `~to$`): two spellings of

@@ -36,7 +36,7 @@ export const PHRASE_CONCEPTS: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   // Something the agent asked for is not there.
   [
-    /\b(?:not found|no such|does ?n[o']t exist|did ?n[o']t exist|no longer exists|nicht gefunden|existiert nicht|no encontrad[oa]|no existe|introuvable|n'existe pas|non trovato|nao encontrado)\b/g,
+    /\b(?:not found|(?:could ?n[o']t|can ?n[o']t|cannot|unable to|does ?n[o']t|did ?n[o']t) find|no such|does ?n[o']t exist|did ?n[o']t exist|no longer exists|nicht gefunden|existiert nicht|no encontrad[oa]|no existe|introuvable|n'existe pas|non trovato|nao encontrado)\b/g,
     '#notfound',
   ],
   // The far side broke.
@@ -56,12 +56,12 @@ export const PHRASE_CONCEPTS: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   // A parameter or setting that has no effect.
   [
-    /\b(?:(?:is|are|was|were|gets?|seems?|seem to be|being) (?:silently )?(?:ignored|disregarded|not applied|not honou?red|not respected)|ignor(?:es|ing|ed)|has no effect|have no effect|takes? no effect|does(?: ?n[o']t|n't) (?:do anything|take effect|apply)|wird ignoriert|werden ignoriert|se ignora|se ignoran|no se aplica|est ignoree?s?|sont ignorees?|n'est pas applique|viene ignorat[oa]|e ignorad[oa])\b/g,
+    /\b(?:(?:is|are|was|were|gets?|seems?|seem to be|being) (?:silently )?(?:ignored|disregarded|not applied|not honou?red|not respected)|ignor(?:es|ing|ed)|has no effect|have no effect|(?:is|are|was|were) not (?:used|passed|forwarded|picked up)|(?:does ?n[o']t|did ?n[o']t) (?:use|pass|forward|pick up)|takes? no effect|does(?: ?n[o']t|n't) (?:do anything|take effect|apply)|wird ignoriert|werden ignoriert|se ignora|se ignoran|no se aplica|est ignoree?s?|sont ignorees?|n'est pas applique|viene ignorat[oa]|e ignorad[oa])\b/g,
     '#ignored',
   ],
   // Text that comes back as the wrong characters.
   [
-    /\b(?:garbled|garbage characters|mangled|mojibake|replacement characters?|corrupt(?:ed)? characters|wrong encoding|encoding (?:problem|issue|error)|decoded (?:as|wrongly)|zeichensalat|falsche kodierung|caracteres (?:corruptos|raros|extranos)|salen corruptos|mal codificad[oa]s?|caracteres illisibles|mauvais encodage|caratteri (?:strani|corrotti))\b/g,
+    /\b(?:garbled|mangled|mojibake|replacement characters?|corrupt(?:ed)? characters|wrong encoding|encoding (?:problem|issue|error)|decoded (?:as|wrongly)|zeichensalat|falsche kodierung|caracteres (?:corruptos|raros|extranos)|salen corruptos|mal codificad[oa]s?|caracteres illisibles|mauvais encodage|caratteri (?:strani|corrotti))\b/g,
     '#garbled',
   ],
   // Output cut short.
@@ -76,7 +76,7 @@ export const PHRASE_CONCEPTS: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   // What the tool cannot handle at all: a format, a kind of input.
   [
-    /\b(?:unsupported|not supported|isn'?t supported|aren'?t supported|no support for|no decoder|cannot be (?:read|opened|decoded)|nicht unterstutzt|wird nicht unterstutzt|werden nicht unterstutzt|no (?:es )?soportad[oa]s?|no compatible|non pris en charge|non supportee?s?|pas supportee?s?|non supportato)\b/g,
+    /\b(?:unsupported|not supported|(?:does ?n[o']t|do ?n[o']t|can ?n[o']t|cannot) (?:support|handle|accept)|only (?:supports?|accepts?|handles?)|isn'?t supported|aren'?t supported|no support for|no decoder|cannot be (?:read|opened|decoded)|nicht unterstutzt|wird nicht unterstutzt|werden nicht unterstutzt|no (?:es )?soportad[oa]s?|no compatible|non pris en charge|non supportee?s?|pas supportee?s?|non supportato)\b/g,
     '#unsupported',
   ],
   // A thing that is there already.

@@ -1,4 +1,4 @@
-import { gramsOf } from './normalise.js';
+import { gramsOf, isShoutedCode } from './normalise.js';
 import { compare, grownFrom, type Signature } from './signature.js';
 import { stemOf } from './stemming.js';
 import { WEAK_WORDS } from './words.vocabulary.js';
@@ -91,6 +91,8 @@ export interface WeightedReport {
   readonly norm: number;
   /** Whether the report quotes an error code (or a snake_case name). */
   readonly hasCode: boolean;
+  /** Whether one of its codes is written in lower case (a field's or an error's name, not shouted). */
+  readonly hasField: boolean;
   /** How many of `terms` are words, concepts and codes: they come first, the trigrams after. */
   readonly words: number;
   /** Per term, whether it is an error code. */
@@ -120,6 +122,7 @@ export function weighted(report: Signature): WeightedReport {
     squares,
     norm,
     hasCode: words.some(isCode),
+    hasField: words.some(isField),
     words: words.length,
     codes: terms.map(isCode),
   };
@@ -160,8 +163,10 @@ export function similarity(report: WeightedReport, issue: Signature): number {
   let score = dot / Math.sqrt(report.norm * normOf(issue));
   // Less than two plain words' worth shared is a coincidence more often than a problem.
   if (evidence < MIN_EVIDENCE) score *= SCANT_FACTOR;
-  // Two different error codes are two different answers of the tool.
-  if (report.hasCode && !sharesCode && codeShareOf(issue) >= CODE_SHARE) score *= SCANT_FACTOR;
+  // Two different error codes are two different answers of the tool; two different field names
+  // as the tool spells them (`labelIds`, `assigneeId`), two different problems.
+  if (report.hasCode && !sharesCode && codeShareOf(issue) >= CODE_SHARE)
+    score *= report.hasField && fieldShareOf(issue) >= CODE_SHARE ? FIELD_VETO : SCANT_FACTOR;
   return score;
 }
 
@@ -218,9 +223,33 @@ const MIN_EVIDENCE = 1.5;
 const SCANT_FACTOR = 0.5;
 /** The share of an issue's reports quoting an error code, from which its codes define it. */
 const CODE_SHARE = 0.3;
+/**
+ * The veto when both name a lower-case code (isField): stronger than between shouted ones, which
+ * are as often the agent's own values (`API_TOKEN` against `DATABASE_URL` in one problem).
+ */
+const FIELD_VETO = 0.25;
 
 function isCode(term: string): boolean {
-  return term.includes('_') || /^#e\d/.test(term);
+  return term.includes('_') || /^#[en]\d/.test(term);
+}
+
+/** A code as the tool spells it in lower case: not shouted, not a number. */
+function isField(term: string): boolean {
+  return isCode(term) && !isShoutedCode(term) && !/^#e\d/.test(term);
+}
+
+/** The share of an issue's reports that hold its most frequent lower-case code, as codeShareOf. */
+const fieldShares = new WeakMap<Signature, number>();
+function fieldShareOf(issue: Signature): number {
+  let most = fieldShares.get(issue);
+  if (most === undefined) {
+    let top = 0;
+    for (const term of Object.keys(issue.terms))
+      if (isField(term)) top = Math.max(top, issue.terms[term] as number);
+    most = top / issue.members;
+    fieldShares.set(issue, most);
+  }
+  return most;
 }
 
 /** The share of an issue's reports that hold its most frequent code term, remembered per signature. */

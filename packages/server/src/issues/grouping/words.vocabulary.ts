@@ -5,11 +5,14 @@
  * error reports in German, Spanish, French, Italian and Portuguese); matching runs on
  * lowercased words without diacritics.
  */
+import { FOREIGN_STOP_WORDS, GENERIC_MAP } from './generic.vocabulary.js';
 import { NOUN_MAP } from './nouns.vocabulary.js';
 
 /** Single words → a concept or an English word. Other languages' frequent error words first. */
 export const WORD_MAP: Readonly<Record<string, string>> = {
-  // Frequent nouns of other languages (nouns.vocabulary.ts); the entries below take precedence.
+  // Generic words and frequent nouns of other languages (generic.vocabulary.ts,
+  // nouns.vocabulary.ts); the entries below take precedence.
+  ...GENERIC_MAP,
   ...NOUN_MAP,
   // English synonyms
   timeout: '#timeout',
@@ -327,6 +330,8 @@ export const EXTRA_STOP_WORDS: readonly string[] = [
   'null',
   'ok',
   'not',
+  // The other languages' function words their lists miss.
+  ...FOREIGN_STOP_WORDS,
 ];
 
 /** Words the other languages' stop-word lists hold that are content words in English reports. */

@@ -44,6 +44,47 @@ describe('wording-independent features', () => {
     expect(terms('SQLSTATE[42701]: Duplicate column', 'db_migrate')).toContain('#e42701');
   });
 
+  it('reads a camelCase field name as its snake_case spelling, a code term, but not a product name', () => {
+    const found = terms('Argument Validation Error: assigneeId must be a UUID', 'create_ticket');
+    expect(found).toContain('#assignee_id');
+    expect(terms('assignee_id must be a UUID', 'create_ticket')).toContain('#assignee_id');
+    expect(terms('the GitHub token expired', 'create_ticket')).not.toContain('#git_hub');
+  });
+
+  it('keeps two problems apart that name different fields in one message', () => {
+    const tool = 'create_ticket';
+    const labels = issue(
+      'labels',
+      tool,
+      'Argument Validation Error: labelIds.0 must be a UUID. I passed ["bug", "backend"].',
+    );
+    const assignee = fingerprint(
+      report(
+        'Argument Validation Error: assigneeId must be a UUID. Assigning by email fails.',
+        tool,
+      ),
+    );
+    expect(assign(assignee, [labels]).issueId).toBeNull();
+  });
+
+  it('marks a shouted identifier apart from a field name, since it is as often a value', () => {
+    expect(terms('missing required env var STRIPE_KEY', 'deploy_service')).toContain(
+      '#stripe_key_',
+    );
+    expect(terms('the stripe_key field is required', 'deploy_service')).toContain('#stripe_key');
+  });
+
+  it('makes a bound an error states a code term, but not how long the agent waited', () => {
+    expect(
+      terms('validation_error: body.children.length should be ≤ `100`, instead was `164`.'),
+    ).toContain('#n100');
+    expect(terms('A page with more than 100 blocks cannot be created in one call')).toContain(
+      '#n100',
+    );
+    expect(terms('rich_text content.length should be <= 2000, was 2481')).toContain('#n2000');
+    expect(terms('The deployment stayed pending for more than 20 minutes')).not.toContain('#n20');
+  });
+
   it('never makes __proto__ a term', () => {
     expect(terms('the field __proto__ was rejected')).not.toContain('#__proto__');
   });
@@ -111,8 +152,24 @@ describe('languages, typos and compounds', () => {
   });
 
   it('stems German words with the German stemmer, so plural and singular meet', () => {
-    expect(terms('Die Rechnungen werden nicht erstellt.')).toContain('rechnung');
-    expect(terms('Die Rechnung wird nicht erstellt.')).toContain('rechnung');
+    expect(terms('Die Lieferungen werden nicht erstellt.')).toContain('liefer');
+    expect(terms('Die Lieferung wird nicht erstellt.')).toContain('liefer');
+  });
+
+  it('gives an English word borrowed into another language its English stem too', () => {
+    const german = terms(
+      'Der Build bricht ab, weil die dependency im Cache fehlt und das Paket nicht gefunden wird.',
+    );
+    expect(german).toContain('dependency');
+    expect(german).toContain('depend');
+    expect(terms('The build breaks because the dependency is missing')).toContain('depend');
+  });
+
+  it('translates every form of a word the bilingual map knows in one form', () => {
+    // The map knows `rechnung` and `herramienta`; their plurals reach the same English word.
+    expect(terms('Die Rechnungen werden nicht erstellt.')).toContain('invoic');
+    expect(terms('Die Rechnung wird nicht erstellt.')).toContain('invoic');
+    expect(terms('Las herramientas fallan con este archivo.')).toContain('tool');
   });
 
   it('joins a misspelt report to the issue of the words it misspells', () => {
