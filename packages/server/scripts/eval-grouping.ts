@@ -17,6 +17,7 @@ import {
   evaluateGrouping,
   HELDOUT2_PATH,
   HELDOUT3_PATH,
+  HELDOUT4_PATH,
   HOLDOUT_PATH,
   loadCorpus,
   type Scores,
@@ -26,7 +27,8 @@ const sets: Array<{ name: string; reports: CorpusReport[] }> = [
   { name: 'first corpus', reports: [...loadCorpus(CORPUS_PATH), ...loadCorpus(HOLDOUT_PATH)] },
   { name: 'second set, development', reports: loadCorpus(DEV2_PATH) },
   { name: 'second set, held out before', reports: loadCorpus(HELDOUT2_PATH) },
-  { name: 'third set, held out', reports: loadCorpus(HELDOUT3_PATH) },
+  { name: 'third set', reports: loadCorpus(HELDOUT3_PATH) },
+  { name: 'fourth set, held out', reports: loadCorpus(HELDOUT4_PATH) },
 ];
 
 const row = (name: string, scores: Scores) =>

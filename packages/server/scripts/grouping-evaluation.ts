@@ -42,6 +42,7 @@ export const HELDOUT2_PATH = new URL('../test/fixtures/grouping-heldout2.jsonl',
  * material now.
  */
 export const HELDOUT3_PATH = new URL('../test/fixtures/grouping-heldout3.jsonl', import.meta.url);
+export const HELDOUT4_PATH = new URL('../test/fixtures/grouping-heldout4.jsonl', import.meta.url);
 
 const CorpusReport = z.object({
   cluster: z.string(),
