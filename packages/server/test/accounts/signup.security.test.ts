@@ -289,6 +289,15 @@ describe.each(DIALECTS)('SIGNUPS=closed on %s', (dialect) => {
     const first = await signUp(server, 'pw long enough', { invitation: inviteToken(created.url) });
     expect(first.info.account.operator).toBe(true);
   });
+
+  it('says so to the sign-in page, and still signs in accounts made by the operator', async () => {
+    const signedOut = await call(`${server.url}/v1/auth/session`);
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.body).toMatchObject({ signups: 'closed', first_signup: false });
+    const t = await server.tenant();
+    const member = await sessionFor(server, t.accountId);
+    expect(member.info.signups).toBe('closed');
+  });
 });
 
 describe.each(DIALECTS)('an existing database migrated to 0007 on %s', (dialect) => {
