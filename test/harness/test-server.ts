@@ -46,6 +46,12 @@ export async function startTestServer(
      * connection, which saves each test server the thread's start through tsx (~1 s of CPU).
      */
     groupingThread?: boolean;
+    /**
+     * Password hashing as the server does it: by default scrypt at N=2^10, milliseconds a hash
+     * instead of OWASP's 2^17 (seconds on a loaded 2-core machine); `{}` keeps production's
+     * cost, for the tests of the hashing bound itself.
+     */
+    passwordHashing?: { concurrency?: number; maxWaiting?: number; scryptN?: number };
   } = {},
 ): Promise<TestServer> {
   const database: TestDatabase = options.databaseUrl
@@ -63,7 +69,10 @@ export async function startTestServer(
     ...env,
   });
   const log = createLogger(config);
-  const ctx = await buildContext(config, log, { groupingThread: options.groupingThread ?? false });
+  const ctx = await buildContext(config, log, {
+    groupingThread: options.groupingThread ?? false,
+    passwordHashing: options.passwordHashing ?? { scryptN: 2 ** 10 },
+  });
   const app = await createApp(ctx, { logger: log, sseHeartbeatMs: options.sseHeartbeatMs });
   await app.listen({ host: '127.0.0.1', port });
   return {

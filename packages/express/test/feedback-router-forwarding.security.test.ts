@@ -80,9 +80,10 @@ describe.each(EXPRESS_VERSIONS)('a host forwarding for many agents in %s', (_v, 
       forwardingSecret: secret,
     });
     const url = host.url;
-    // 200 reports at 100 a second: ten every 100 ms, each ten sent at once.
+    // 100 reports at 100 a second: ten every 100 ms, each ten sent at once. Through one
+    // address they would be refused past its burst of 60; per agent, two each.
     const answers: Answer[] = [];
-    for (let batch = 0; batch < 20; batch++) {
+    for (let batch = 0; batch < 10; batch++) {
       const started = Date.now();
       answers.push(
         ...(await Promise.all(
@@ -94,8 +95,8 @@ describe.each(EXPRESS_VERSIONS)('a host forwarding for many agents in %s', (_v, 
       );
       await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - started))));
     }
-    expect(statuses(answers)).toEqual({ 201: 200 });
-    expect(await storedOf(t)).toBe(200);
+    expect(statuses(answers)).toEqual({ 201: 100 });
+    expect(await storedOf(t)).toBe(100);
     // The secret stays between the host and Debrief: never in an answer or a stored report.
     expect(JSON.stringify(answers.map((a) => a.body))).not.toContain(secret);
     const reports = await createReader({ apiKey: t.apiKey, baseUrl: debrief.url }).getReports(

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createPasswordHasher } from './accounts/password-hasher.js';
+import { createPasswordHasher, type PasswordHasherOptions } from './accounts/password-hasher.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
@@ -40,12 +40,15 @@ export async function buildContext(
   log: FastifyBaseLogger,
   {
     groupingThread: threaded = true,
+    passwordHashing,
   }: {
     /**
      * Grouping batches in a thread of their own (the server), or on the main connection: the
      * test harness's in-process servers, which would each boot a thread through tsx (~1 s).
      */
     groupingThread?: boolean;
+    /** The bound and cost of password hashes (a test server's cheaper scrypt). */
+    passwordHashing?: PasswordHasherOptions;
   } = {},
 ): Promise<AppContext & { close(): Promise<void> }> {
   const { database } = await openMigratedDatabase(config.databaseUrl, log, {
@@ -149,7 +152,7 @@ export async function buildContext(
       ingestGate,
       forwardingSecrets,
       throttles,
-      passwords: createPasswordHasher(),
+      passwords: createPasswordHasher(passwordHashing),
       reportScreen: createReportScreen(db, config, ingestKeys),
       grouper,
       deliverer: notifications.deliverer,

@@ -13,16 +13,20 @@ const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const maxmem = (N: number, r: number) => 128 * N * r + 1024 * 1024;
 
-/** `scrypt$N$r$p$salt$hash` (base64url), so parameters can be raised without a migration. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * `scrypt$N$r$p$salt$hash` (base64url), so parameters can be raised without a migration.
+ * `N` is OWASP's unless a test server asks for a cheaper one (see PasswordHasherOptions).
+ */
+export async function hashPassword(password: string, N = PARAMS.N): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scrypt(password, salt, KEY_LENGTH, {
     ...PARAMS,
-    maxmem: maxmem(PARAMS.N, PARAMS.r),
+    N,
+    maxmem: maxmem(N, PARAMS.r),
   });
   return [
     'scrypt',
-    PARAMS.N,
+    N,
     PARAMS.r,
     PARAMS.p,
     salt.toString('base64url'),

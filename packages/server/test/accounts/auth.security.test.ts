@@ -149,32 +149,3 @@ describe.each(DIALECTS)('dashboard auth security on %s', { timeout: 90_000 }, (d
     expect((await session.call(`/v1/dashboard/${t.projectId}/reports`)).status).toBe(200);
   });
 });
-
-describe.each(DIALECTS)('SIGNUPS=closed on %s', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(dialect, { SIGNUPS: 'closed' });
-  });
-  afterAll(() => server.close());
-
-  it('refuses sign-up without an invitation, even the first, and says so to the sign-in page', async () => {
-    const res = await call(`${server.url}/v1/auth/signup`, {
-      body: { email: 'new@example.test', password: 'long enough pw' },
-    });
-    expect(res.status).toBe(403);
-    expect(ProblemDetails.parse(res.body).code).toBe('signups_closed');
-    expect((await call(`${server.url}/v1/auth/config`)).body).toMatchObject({
-      signups: 'closed',
-      first_signup: false,
-    });
-    const session = await call(`${server.url}/v1/auth/session`);
-    expect(session.status).toBe(401);
-    expect(session.body).toMatchObject({ signups: 'closed', first_signup: false });
-  });
-
-  it('still signs in accounts made by the operator', async () => {
-    const t = await server.tenant();
-    const browser = await sessionFor(server, t.accountId);
-    expect(browser.info.signups).toBe('closed');
-  });
-});

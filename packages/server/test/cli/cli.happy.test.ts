@@ -11,12 +11,13 @@ import {
   type TestDatabase,
 } from '../../../../test/harness/databases.js';
 import { freePort } from '../../../../test/harness/ports.js';
+import { createTenant } from '../../../../test/harness/test-server.js';
 import { bearer } from '../support/http.js';
 
 /**
  * The commands run in this process (cli-commands.ts's runCli, with the environment a child
- * would get): a child costs seconds to start. The start-up failures of `serve` and the usage
- * run the real `debrief` entry as a child, so its exit codes and streams are covered too.
+ * would get): a child costs seconds to start. The start-up failures of `serve` run the real
+ * `debrief` entry as a child, so its exit codes and streams are covered too.
  */
 const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'in-process');
 
@@ -76,52 +77,30 @@ describe.each(DIALECTS)('debrief CLI on %s', (dialect) => {
 
   it('account set-quota limits, lifts and resets the monthly quota', async () => {
     const env = { DATABASE_URL: database.url };
-    const boot = JSON.parse(
-      (
-        await cli(
-          [
-            'bootstrap',
-            '--email',
-            'quota@example.test',
-            '--password',
-            'pw',
-            '--project',
-            'Q',
-            '--json',
-          ],
-          env,
-        )
-      ).stdout,
-    );
-    expect(
-      (await cli(['account', 'set-quota', '--email', 'quota@example.test', '--monthly', '0'], env))
-        .code,
-    ).toBe(0);
     const { buildContext, createApp, createLogger, loadConfig } = await import('@debrief/server');
     const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
     const ctx = await buildContext(config, createLogger(config));
     const app = await createApp(ctx);
     try {
+      // Made in the database (bootstrap is the test above): no password to hash.
+      const tenant = await createTenant(ctx);
+      expect(
+        (await cli(['account', 'set-quota', '--email', tenant.email, '--monthly', '0'], env)).code,
+      ).toBe(0);
       const submit = () =>
         app.inject({
           method: 'POST',
           url: '/v1/reports',
-          payload: { ingest_key: boot.ingest_key, outcome: 'success', details: 'x' },
+          payload: { ingest_key: tenant.ingestKey, outcome: 'success', details: 'x' },
         });
       expect((await submit()).statusCode).toBe(429);
-      await cli(
-        ['account', 'set-quota', '--email', 'quota@example.test', '--monthly', 'unlimited'],
-        env,
-      );
+      await cli(['account', 'set-quota', '--email', tenant.email, '--monthly', 'unlimited'], env);
       expect((await submit()).statusCode).toBe(201);
-      await cli(
-        ['account', 'set-quota', '--email', 'quota@example.test', '--monthly', 'default'],
-        env,
-      );
+      await cli(['account', 'set-quota', '--email', tenant.email, '--monthly', 'default'], env);
       expect((await submit()).statusCode).toBe(201);
       const list = await app.inject({
-        url: `/v1/dashboard/${boot.project.id}/reports`,
-        headers: bearer(boot.api_key),
+        url: `/v1/dashboard/${tenant.projectId}/reports`,
+        headers: bearer(tenant.apiKey),
       });
       expect(list.json().stats.total).toBe(2);
     } finally {
@@ -226,8 +205,9 @@ describe('debrief CLI configuration and start-up errors', () => {
     }
   });
 
+  // The built entry's `--help` runs as a child in cli-bin.happy.test.ts.
   it('prints usage', async () => {
-    const res = await runCli(['--help'], {});
+    const res = await cli(['--help'], {});
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(
       'bootstrap --email E --password P --project NAME [--scopes read,triage,admin] [--json]',

@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapCli, runCli } from '../../../../test/harness/cli-process.js';
+import { bootstrapCli, REPO_ROOT, runCli } from '../../../../test/harness/cli-process.js';
 import {
   createTestDatabase,
   DIALECTS,
@@ -54,8 +55,8 @@ async function answers(server: TestServer, seeded: Seeded, browser: Browser) {
 }
 
 /**
- * The CLI's commands in this process (a child costs seconds to start); the copy refused for a
- * writer's lock runs the real `debrief` as a child, since SQLite's locks are per process.
+ * The CLI's commands in this process (a child costs seconds to start); the writer whose lock
+ * refuses a copy is a plain node child, since SQLite's locks are per process.
  */
 const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'in-process');
 
@@ -227,19 +228,38 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       const small = await createTestDatabase('sqlite');
       try {
         expect((await cli(['migrate'], { DATABASE_URL: small.url })).code).toBe(0);
-        const sqlite = new SQLite(small.url);
+        // Another process holds a write transaction while the copy starts.
+        const writer = spawn(
+          process.execPath,
+          [
+            '-e',
+            `const db = new (require('better-sqlite3'))(process.argv[1]);
+            db.exec('begin immediate');
+            process.stdout.write('locked\\n');
+            process.stdin.on('data', () => {});
+            process.stdin.on('end', () => { db.exec('rollback'); db.close(); });`,
+            small.url,
+          ],
+          { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+        );
+        const exited = new Promise((done) => writer.once('exit', done));
         try {
-          sqlite.exec('begin immediate');
-          const locked = await runCli(['copy', '--to', (await target()).url], {
+          await new Promise<void>((locked, failed) => {
+            writer.stdout.once('data', () => locked());
+            writer.once('exit', (code) => failed(new Error(`the writer exited (${code})`)));
+          });
+          const locked = await cli(['copy', '--to', (await target()).url], {
             DATABASE_URL: small.url,
           });
           expect(locked.code).toBe(1);
           expect(locked.stderr).toContain('Another process is writing');
-          sqlite.exec('create table mystery (x text)');
-          sqlite.exec('commit');
         } finally {
-          sqlite.close();
+          writer.stdin.end();
+          await exited;
         }
+        const sqlite = new SQLite(small.url);
+        sqlite.exec('create table mystery (x text)');
+        sqlite.close();
         const unknown = await cli(['copy', '--to', (await target()).url], {
           DATABASE_URL: small.url,
         });

@@ -46,6 +46,32 @@ async function submitBig(server: TestServer, tenant: Tenant, count: number, para
   return ids;
 }
 
+/**
+ * Big reports (`parallel` at a time) until no stream of the server is open any more: every
+ * stalled one has been dropped at its cap, once the kernel's socket buffers (a few MB on
+ * loopback) are full. Then `after` more, which only a resume can deliver. `each` runs after
+ * every round (the bound on bytes buffered is checked there).
+ */
+async function submitUntilDropped(
+  server: TestServer,
+  tenant: Tenant,
+  {
+    parallel = 1,
+    after = 0,
+    each = () => {},
+  }: { parallel?: number; after?: number; each?: () => void },
+) {
+  const ids: string[] = [];
+  while (server.app.eventStreams.stats().open > 0) {
+    // ~200 reports (6 MB) do it here; 18 MB for each stream is far past what any loopback holds.
+    if (ids.length >= 600) throw new Error('the stalled streams were not dropped by 600 reports');
+    ids.push(...(await submitBig(server, tenant, 10, parallel)));
+    each();
+  }
+  ids.push(...(await submitBig(server, tenant, after, parallel)));
+  return ids;
+}
+
 async function openStalled(server: TestServer, tenant: Tenant, headers = {}) {
   const stream = await openRawEventStream(`${server.url}/v1/dashboard/${tenant.projectId}/events`, {
     ...bearer(tenant.apiKey),
@@ -70,19 +96,13 @@ describe.each(DIALECTS)('event streams under a stalled reader on %s', (dialect) 
     for (let i = 0; i < 20; i++) stalled.push(await openStalled(server, t));
     expect(server.app.eventStreams.stats().open).toBe(20);
 
+    // Reports of 30 KB until every stream is dropped: before the fix every byte of it waited
+    // in Node's memory, for every stream.
     let maxBuffered = 0;
-    // 300 reports of 30 KB: 9 MB for each stream, far past what the kernel's socket buffers
-    // absorb (a few MB on loopback) plus the cap. Before the fix every byte of it waited in
-    // Node's memory, for every stream.
-    for (let round = 0; round < 30; round++) {
-      await submitBig(server, t, 10, 5);
+    const measure = () => {
       maxBuffered = Math.max(maxBuffered, server.app.eventStreams.stats().bufferedBytes);
-    }
-    await eventually(
-      () => server.app.eventStreams.stats().open === 0,
-      20_000,
-      'every stalled stream dropped',
-    );
+    };
+    await submitUntilDropped(server, t, { parallel: 5, each: measure });
     const stats = server.app.eventStreams.stats();
     maxBuffered = Math.max(maxBuffered, stats.bufferedBytes);
     expect(maxBuffered).toBeLessThanOrEqual(20 * (CAP + SLACK));
@@ -100,12 +120,8 @@ describe.each(DIALECTS)('event streams under a stalled reader on %s', (dialect) 
   it('sends the slow reader a final overflow event, and Last-Event-ID resumes with exactly what it missed', async () => {
     const t = await server.tenant();
     const stream = await openStalled(server, t);
-    const submitted = await submitBig(server, t, 300);
-    await eventually(
-      () => server.app.eventStreams.stats().open === 0,
-      20_000,
-      'the stalled stream dropped',
-    );
+    // One at a time, so the order submitted is the order stored.
+    const submitted = await submitUntilDropped(server, t, { after: 10 });
 
     // The reader comes back to life and reads what was buffered for it, up to the end.
     stream.resume();
@@ -135,6 +151,7 @@ describe.each(DIALECTS)('event streams under a stalled reader on %s', (dialect) 
     } finally {
       resumed.close();
     }
+    await eventually(() => server.app.eventStreams.stats().open === 0, 5000, 'resumed closed');
   });
 
   it('a reader that leaves at once, even while its request is authorised, frees its slot', async () => {
@@ -165,11 +182,11 @@ describe.each(DIALECTS)('event streams under a stalled reader on %s', (dialect) 
   });
 
   it('shutdown ends streams still held by stalled readers', async () => {
+    // A server of its own: the block's has other tenants' work under way.
     const own = await startTestServer(dialect);
     const t = await own.tenant();
     const stalled = await openStalled(own, t);
-    await submitBig(own, t, 300, 5);
-    await eventually(() => own.app.eventStreams.stats().open === 0, 20_000, 'stream dropped');
+    await submitUntilDropped(own, t, { parallel: 5 });
     expect(own.app.eventStreams.stats().closing).toBe(1);
     // The dropped stream still waits for its reader (30 s of grace); shutdown cuts it short.
     // (The paused client cannot notice: it reads nothing, so the server's side is checked.)
