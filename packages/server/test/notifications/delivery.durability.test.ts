@@ -67,12 +67,15 @@ async function expectResentOnce(
  * `kill -9` of the server while its deliveries wait for the receiver loses none: every
  * notification arrives again with its `webhook-id`, so after de-duplication each event arrives
  * exactly once. On SQLite one process holds the file, so a restart frees the killed process's
- * claims at once; on PostgreSQL the other instance takes them over when their lease (60 s) runs
- * out.
+ * claims at once; on PostgreSQL the other instance leaves them alone while their lease (60 s)
+ * runs, and takes them over once it has run out. The process killed is the real `debrief
+ * serve`; what restarts or takes over is an in-process server on the same database (the same
+ * start-up and deliverer, without a second child's start).
  */
 describe('notification delivery across kill -9 (sqlite)', () => {
   let database: TestDatabase;
   let server: CliServer | null = null;
+  let restarted: TestServer | null = null;
   let receiver: Receiver;
 
   beforeAll(async () => {
@@ -81,6 +84,7 @@ describe('notification delivery across kill -9 (sqlite)', () => {
   });
   afterAll(async () => {
     await server?.kill('SIGKILL');
+    await restarted?.close();
     await receiver.close();
     await database.drop();
   });
@@ -108,11 +112,14 @@ describe('notification delivery across kill -9 (sqlite)', () => {
     const idsBefore = webhookIds(receiver.received);
 
     receiver.setAnswer(() => ({ status: 200 }));
-    server = await startCliServer(env);
+    server = null;
+    restarted = await startTestServer(
+      'sqlite',
+      { ALLOW_PRIVATE_DESTINATIONS: 'true', NOTIFY_RETRY_SCHEDULE: '1s,1s,1s,1s,1s' },
+      { databaseUrl: database.url },
+    );
     // The same notifications, each with its webhook-id, and each issue once.
     await expectResentOnce(receiver, before, idsBefore, EVENTS, 30_000);
-    await server.kill('SIGTERM');
-    server = null;
   }, 120_000);
 });
 
@@ -164,9 +171,29 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       const before = receiver.received.length;
       receiver.setAnswer(() => ({ status: 200 }));
 
-      // After the killed instance's claims run out, the other sends each message again.
-      await expectResentOnce(receiver, before, idsBefore, EVENTS, 120_000);
+      // The killed instance's claims hold for their lease: the other sends none of them yet.
+      const messages = other.ctx.db
+        .selectFrom('notification_messages')
+        .select(['id', 'status', 'lease_until']);
+      const claimed = await messages.execute();
+      expect(claimed).toHaveLength(EVENTS);
+      for (const message of claimed) {
+        expect(message.status).toBe('pending');
+        expect(Number(message.lease_until)).toBeGreaterThan(Date.now() + 30_000);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(other.ctx.deliverer.attempted).toBe(0);
+      expect(receiver.received).toHaveLength(before);
+
+      // The lease runs out (moved back in the database rather than waited for: 60 s).
+      await other.ctx.db
+        .updateTable('notification_messages')
+        .set({ lease_until: Date.now() - 1 })
+        .where('lease_until', 'is not', null)
+        .execute();
+      // The other instance then sends each message again.
+      await expectResentOnce(receiver, before, idsBefore, EVENTS, 30_000);
       expect(other.ctx.deliverer.attempted).toBeGreaterThanOrEqual(EVENTS);
-    }, 200_000);
+    }, 120_000);
   },
 );
