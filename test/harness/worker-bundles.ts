@@ -21,7 +21,7 @@ function entryFiles(dir = SERVER_SRC): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entryFiles(path);
-    return /-(worker|process)\.ts$/.test(entry.name) && entry.name !== 'start-worker.ts'
+    return /-(worker|process|entry)\.ts$/.test(entry.name) && entry.name !== 'start-worker.ts'
       ? [path]
       : [];
   });
