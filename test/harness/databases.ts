@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomHex } from '@debrief/protocol';
@@ -18,21 +18,39 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database: a temporary SQLite file, or a new database in the test cluster. */
-export async function createTestDatabase(dialect: TestDialect): Promise<TestDatabase> {
+/**
+ * A fresh database: a temporary SQLite path (no file yet), or a new empty database in the test
+ * cluster. `migrated`: a copy of the run's migrated template instead (database-templates.ts),
+ * for tests that only need a database to work on, not its creation or its migrations.
+ */
+export async function createTestDatabase(
+  dialect: TestDialect,
+  { migrated = false }: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'debrief-sqlite-'));
-    return {
-      url: join(dir, 'debrief.db'),
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
+    const url = join(dir, 'debrief.db');
+    const template = migrated ? inject('sqliteTemplate') : undefined;
+    if (template) copyFileSync(template, url);
+    return { url, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const adminUrl = inject('postgresUrl');
   if (!adminUrl) throw new Error('PostgreSQL is not available in this test run');
   const name = `t_${randomHex(8)}`;
+  const template = migrated ? inject('postgresTemplate') : null;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // A template still held by a connection that is closing (pg's end() resolves before its
+  // socket is gone) refuses to be copied for a moment (55006): try again.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   await admin.end();
   return {
     url: adminUrl.replace(/\/[^/]*$/, `/${name}`),

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { makeDatabaseTemplates } from './database-templates.js';
 import { postgresAvailable, startPostgresCluster } from './postgres-cluster.js';
 import { REQUIRE_ALL, requiredError, skipLine } from './skips.js';
 import { bundleWorkers } from './worker-bundles.js';
@@ -7,6 +8,9 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL of the throwaway cluster, or null when PostgreSQL is not installed. */
     postgresUrl: string | null;
+    /** Migrated databases to copy (database-templates.ts). */
+    sqliteTemplate: string;
+    postgresTemplate: string | null;
   }
 }
 
@@ -26,15 +30,29 @@ export default async function setup(project: TestProject) {
     if (REQUIRE_ALL) throw requiredError(line);
     console.warn(line);
     project.provide('postgresUrl', null);
-    return removeBundles;
+    const templates = await makeDatabaseTemplates(null);
+    project.provide('sqliteTemplate', templates.sqlite);
+    project.provide('postgresTemplate', null);
+    return async () => {
+      await templates.remove();
+      removeBundles();
+    };
   }
   const cluster = await startPostgresCluster().catch((error: unknown) => {
     removeBundles();
     throw error;
   });
   project.provide('postgresUrl', cluster.url);
+  const templates = await makeDatabaseTemplates(cluster.url).catch(async (error: unknown) => {
+    await cluster.stop();
+    removeBundles();
+    throw error;
+  });
+  project.provide('sqliteTemplate', templates.sqlite);
+  project.provide('postgresTemplate', templates.postgres);
   return async () => {
     await cluster.stop();
+    await templates.remove();
     removeBundles();
   };
 }

@@ -50,7 +50,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const database: TestDatabase = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => {} }
-    : await createTestDatabase(dialect);
+    : await createTestDatabase(dialect, { migrated: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({

@@ -67,7 +67,7 @@ function dialectOf(db: Kysely<DB>): 'sqlite' | 'postgres' {
  * grouper's parts themselves. `close` closes and drops it.
  */
 export async function openTenantDatabase(dialect: TestDialect) {
-  const database = await createTestDatabase(dialect);
+  const database = await createTestDatabase(dialect, { migrated: true });
   const opened = openDatabase(database.url);
   await migrateToLatest(opened);
   const tenant = await createTenant({ db: opened.kysely } as TestServer['ctx']);
