@@ -79,7 +79,7 @@ describe('SQLite: a full disk (file-size limit on the server process)', () => {
   it.runIf(prlimitWorks())(
     'answers 503 with Retry-After, never 201 or 500, is not ready, and recovers when space is back',
     async () => {
-      database = await createTestDatabase('sqlite');
+      database = await createTestDatabase('sqlite', { migrated: true });
       const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
       const tenant = await bootstrapCli(env, { email: 'full@example.test', project: 'Full' });
       server = await startCliServer(env);
@@ -207,7 +207,7 @@ describe('SQLite: the database file at its path', () => {
   });
 
   it('refuses to start beside an orphaned -wal, and loses nothing once the file is back', async () => {
-    database = await createTestDatabase('sqlite');
+    database = await createTestDatabase('sqlite', { migrated: true });
     const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
     const tenant = await bootstrapCli(env, { email: 'wal@example.test', project: 'Wal' });
     server = await startCliServer(env);

@@ -17,7 +17,6 @@ import {
   type TestServer,
 } from '../../../../test/harness/test-server.js';
 import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import {
   DEFAULT_ENGINE,
   type GroupingEngine,
@@ -190,13 +189,12 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
   });
 
   it('resumes after kill -9 of the server process, grouping each report once', async () => {
-    const database: TestDatabase = await createTestDatabase(dialect);
+    const database: TestDatabase = await createTestDatabase(dialect, { migrated: true });
     const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
     // The tenant is made straight in the database (the CLI's bootstrap hashes a password).
     const setup = openDatabase(database.url);
     let t: Tenant;
     try {
-      await migrateToLatest(setup);
       t = await createTenant({ db: setup.kysely } as TestServer['ctx']);
     } finally {
       await setup.close();

@@ -96,7 +96,7 @@ describe('notification delivery across kill -9 (sqlite)', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    database = await createTestDatabase('sqlite');
+    database = await createTestDatabase('sqlite', { migrated: true });
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -148,7 +148,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
     let receiver: Receiver;
 
     beforeAll(async () => {
-      database = await createTestDatabase('postgres');
+      database = await createTestDatabase('postgres', { migrated: true });
       receiver = await startReceiver();
     });
     afterAll(async () => {

@@ -41,7 +41,7 @@ describe.each(CASES)('durability on $name', ({ dialect, sync }) => {
   let server: CliServer | null = null;
   let restarted: TestServer | null = null;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
   });
   afterAll(async () => {
     await server?.kill('SIGKILL');

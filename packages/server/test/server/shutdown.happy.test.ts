@@ -23,7 +23,7 @@ describe.each(DIALECTS)('SIGTERM on %s', (dialect) => {
   let server: CliServer | null = null;
   let restarted: TestServer | null = null;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
   });
   afterAll(async () => {
     await server?.kill('SIGKILL');
