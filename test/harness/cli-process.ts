@@ -9,9 +9,10 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 
 /**
  * Which CLI to run: `dist` is what `npm start` runs (the benchmark measures it); `source` runs
- * the TypeScript sources through tsx, so tests never exercise a stale build; `in-process` runs
- * the same sources' commands (cli-commands.ts) in the calling process, without the seconds a
- * child spends starting: for commands that do their work and return, not for `serve`.
+ * the TypeScript sources (as bundled once at the start of the test run, else through tsx), so
+ * tests never exercise a stale build; `in-process` runs the same sources' commands
+ * (cli-commands.ts) in the calling process, without the second a child spends starting: for
+ * commands that do their work and return, not for `serve`.
  */
 export type CliBuild = 'dist' | 'source' | 'in-process';
 
@@ -29,15 +30,18 @@ function cliCommand(build: Exclude<CliBuild, 'in-process'>): string[] {
     return entry.endsWith('.ts')
       ? [...flags, '--conditions=source', '--import', 'tsx', entry]
       : [...flags, entry];
-  return build === 'dist'
-    ? [...flags, DIST_CLI]
-    : [
-        ...flags,
-        '--conditions=source',
-        '--import',
-        'tsx',
-        join(REPO_ROOT, 'packages/server/src/cli.ts'),
-      ];
+  if (build === 'dist') return [...flags, DIST_CLI];
+  // The test run bundles the CLI from the sources once (worker-bundles.ts): a child then starts
+  // without loading tsx and transforming every module, most of its start.
+  const bundles = process.env.DEBRIEF_WORKER_BUNDLES;
+  if (bundles && existsSync(join(bundles, 'cli.js'))) return [...flags, join(bundles, 'cli.js')];
+  return [
+    ...flags,
+    '--conditions=source',
+    '--import',
+    'tsx',
+    join(REPO_ROOT, 'packages/server/src/cli.ts'),
+  ];
 }
 
 export function distBuilt(): boolean {

@@ -1,30 +1,63 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomHex } from '@debrief/protocol';
 import pg from 'pg';
-import { openMigratedDatabase } from '../../packages/server/src/db/migrate.js';
+import { openDatabase } from '../../packages/server/src/db/database.js';
+import { migrateToLatest } from '../../packages/server/src/db/migrate.js';
 
-/** The PostgreSQL database every migrated test database is copied from. */
-export const POSTGRES_TEMPLATE = 'debrief_migrated_template';
+export interface DatabaseTemplates {
+  /** A migrated SQLite file to copy. */
+  sqlite: string;
+  /** A migrated database of the test cluster to create others from, or null without one. */
+  postgres: string | null;
+  remove(): Promise<void>;
+}
 
 /**
- * Migrated databases to copy, made once per run: migrating a fresh database costs ~0.7 s on
- * SQLite and ~1 s on PostgreSQL, and the suite makes hundreds. The SQLite one is a file (its
- * WAL checkpointed into it on close), the PostgreSQL one a database of the test cluster that
- * `CREATE DATABASE … TEMPLATE` copies.
+ * One migrated, empty database per dialect, made once per test run from the tree as it is
+ * then: a test server's fresh database is a copy of it (a file copy; CREATE DATABASE …
+ * TEMPLATE) instead of an empty one that every migration runs on again, a good part of a test
+ * server's start. Tests of migrations and of start-up on an empty database ask for an empty
+ * one (databases.ts createTestDatabase).
  */
-export async function makeDatabaseTemplates(postgresUrl: string | null) {
+export async function makeDatabaseTemplates(
+  postgresUrl: string | null,
+): Promise<DatabaseTemplates> {
   const dir = mkdtempSync(join(tmpdir(), 'debrief-template-'));
   const sqlite = join(dir, 'debrief.db');
-  await (await openMigratedDatabase(sqlite)).database.close();
-  if (existsSync(`${sqlite}-wal`)) throw new Error('the SQLite template kept its -wal on close');
+  await migrated(sqlite);
+  let postgres: string | null = null;
   if (postgresUrl) {
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${POSTGRES_TEMPLATE}`);
-    await admin.end();
-    const url = postgresUrl.replace(/\/[^/]*$/, `/${POSTGRES_TEMPLATE}`);
-    await (await openMigratedDatabase(url)).database.close();
+    postgres = `t_template_${randomHex(8)}`;
+    await admin(postgresUrl, `CREATE DATABASE ${postgres}`);
+    await migrated(postgresUrl.replace(/\/[^/]*$/, `/${postgres}`));
   }
-  return { sqlite, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    sqlite,
+    postgres,
+    async remove() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Brings the database at `url` up to date and closes it (a SQLite file without its -wal). */
+async function migrated(url: string): Promise<void> {
+  const database = openDatabase(url);
+  try {
+    await migrateToLatest(database);
+  } finally {
+    await database.close();
+  }
+}
+
+async function admin(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { randomHex } from '@debrief/protocol';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { POSTGRES_TEMPLATE } from './database-templates.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -20,9 +19,9 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh database: a temporary SQLite file, or a new database in the test cluster. Empty (no
- * file at all on SQLite) unless `migrated`, then a copy of the run's migrated template: what a
- * server would make of an empty one, without paying for the migrations again.
+ * A fresh database: a temporary SQLite path (no file yet), or a new empty database in the test
+ * cluster. `migrated`: a copy of the run's migrated template instead (database-templates.ts),
+ * for tests that only need a database to work on, not its creation or its migrations.
  */
 export async function createTestDatabase(
   dialect: TestDialect,
@@ -30,21 +29,28 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'debrief-sqlite-'));
-    if (migrated) copyFileSync(inject('sqliteTemplate'), join(dir, 'debrief.db'));
-    return {
-      url: join(dir, 'debrief.db'),
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
+    const url = join(dir, 'debrief.db');
+    const template = migrated ? inject('sqliteTemplate') : undefined;
+    if (template) copyFileSync(template, url);
+    return { url, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const adminUrl = inject('postgresUrl');
   if (!adminUrl) throw new Error('PostgreSQL is not available in this test run');
   const name = `t_${randomHex(8)}`;
+  const template = migrated ? inject('postgresTemplate') : null;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await createDatabase(
-    admin,
-    `CREATE DATABASE ${name}${migrated ? ` TEMPLATE ${POSTGRES_TEMPLATE}` : ''}`,
-  );
+  // A template still held by a connection that is closing (pg's end() resolves before its
+  // socket is gone) refuses to be copied for a moment (55006): try again.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   await admin.end();
   return {
     url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
@@ -68,20 +74,4 @@ export async function createTestDatabase(
       await client.end();
     },
   };
-}
-
-/**
- * PostgreSQL refuses to copy a template while a session is on it (55006), and the template's
- * own migration pool may take a moment to leave after the global setup closed it.
- */
-async function createDatabase(admin: pg.Client, statement: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await admin.query(statement);
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }

@@ -8,8 +8,9 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL of the throwaway cluster, or null when PostgreSQL is not installed. */
     postgresUrl: string | null;
-    /** A migrated SQLite file that `createTestDatabase` copies. */
+    /** Migrated databases to copy (database-templates.ts). */
     sqliteTemplate: string;
+    postgresTemplate: string | null;
   }
 }
 
@@ -31,8 +32,9 @@ export default async function setup(project: TestProject) {
     project.provide('postgresUrl', null);
     const templates = await makeDatabaseTemplates(null);
     project.provide('sqliteTemplate', templates.sqlite);
-    return () => {
-      templates.remove();
+    project.provide('postgresTemplate', null);
+    return async () => {
+      await templates.remove();
       removeBundles();
     };
   }
@@ -41,11 +43,16 @@ export default async function setup(project: TestProject) {
     throw error;
   });
   project.provide('postgresUrl', cluster.url);
-  const templates = await makeDatabaseTemplates(cluster.url);
+  const templates = await makeDatabaseTemplates(cluster.url).catch(async (error: unknown) => {
+    await cluster.stop();
+    removeBundles();
+    throw error;
+  });
   project.provide('sqliteTemplate', templates.sqlite);
+  project.provide('postgresTemplate', templates.postgres);
   return async () => {
     await cluster.stop();
-    templates.remove();
+    await templates.remove();
     removeBundles();
   };
 }

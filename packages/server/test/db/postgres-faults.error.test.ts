@@ -1,15 +1,12 @@
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type Bootstrapped,
   bootstrapCli,
   type CliServer,
   startCliServer,
 } from '../../../../test/harness/cli-process.js';
-import {
-  createTestDatabase,
-  DIALECTS,
-  type TestDatabase,
-} from '../../../../test/harness/databases.js';
+import { DIALECTS } from '../../../../test/harness/databases.js';
 import {
   type PostgresCluster,
   startPostgresCluster,
@@ -26,16 +23,21 @@ import { openSse } from '../support/sse-reader.js';
  * losing an acknowledged report.
  */
 describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL faults', () => {
-  let server: CliServer | null = null;
-  let database: TestDatabase | null = null;
+  // One `debrief serve` for both cases, on a cluster of its own: the outage must not touch the
+  // other tests' databases. The outage comes second, on the process the terminations left.
   let cluster: PostgresCluster | null = null;
-  afterEach(async () => {
-    await server?.kill('SIGKILL');
-    server = null;
-    await database?.drop();
-    database = null;
+  let server: CliServer | null = null;
+  let tenant: Bootstrapped;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+    const env = { DATABASE_URL: cluster.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
+    tenant = await bootstrapCli(env, { email: 'pgfaults@example.test', project: 'Faults' });
+    server = await startCliServer(env);
   });
-  afterAll(() => cluster?.stop());
+  afterAll(async () => {
+    await server?.kill('SIGKILL');
+    cluster?.stop();
+  });
 
   function expectHonest(
     answers: { status: number; retryAfter: string | null; code: string | null }[],
@@ -50,11 +52,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL faults', () => {
   }
 
   it('survives pg_terminate_backend of every connection: stays up, stores again, re-LISTENs', async () => {
-    database = await createTestDatabase('postgres');
-    const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
-    const tenant = await bootstrapCli(env, { email: 'pgterm@example.test', project: 'Term' });
-    server = await startCliServer(env);
-    const running = server;
+    const running = server!;
     const stream = await openSse(
       `${running.url}/v1/dashboard/${tenant.project.id}/events`,
       bearer(tenant.api_key),
@@ -64,7 +62,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL faults', () => {
     try {
       await trickle.waitFor(201, 10, 0, 20_000);
 
-      const admin = new pg.Client({ connectionString: database.url });
+      const admin = new pg.Client({ connectionString: cluster!.url });
       await admin.connect();
       let terminated = 0;
       for (let round = 0; round < 3; round++) {
@@ -112,17 +110,13 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL faults', () => {
   }, 120_000);
 
   it('answers 503 during an outage, is not ready, and resumes by itself when PostgreSQL is back', async () => {
-    // A cluster of its own: the outage must not touch the other tests' databases.
-    cluster = await startPostgresCluster();
-    const env = { DATABASE_URL: cluster.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
-    const tenant = await bootstrapCli(env, { email: 'outage@example.test', project: 'Outage' });
-    server = await startCliServer(env);
-    const running = server;
+    const running = server!;
+    const postgres = cluster!;
     const trickle = startTrickle(running.url, tenant.ingest_key);
     try {
       await trickle.waitFor(201, 10, 0, 20_000);
 
-      cluster.stopServer();
+      postgres.stopServer();
       const down = Date.now();
       await trickle.waitFor(503, 5, down, 20_000);
       const ready = await call(`${running.url}/readyz`);
@@ -130,7 +124,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL faults', () => {
       expect(ready.body).toMatchObject({ code: 'service_unavailable' });
       expect(Number(ready.headers.get('retry-after'))).toBeGreaterThan(0);
 
-      cluster.startServer();
+      postgres.startServer();
       const up = Date.now();
       await trickle.waitFor(201, 10, up, 30_000);
       await expect

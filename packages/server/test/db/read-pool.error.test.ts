@@ -1,6 +1,6 @@
 import { ProblemDetails } from '@debrief/protocol';
 import { CompiledQuery, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../../test/harness/test-server.js';
 import type { SqliteReaderPool } from '../../src/db/sqlite-reader-pool.js';
@@ -36,23 +36,33 @@ async function activeSlowReads(server: TestServer): Promise<number> {
 }
 
 describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%s)', (dialect) => {
-  let server: TestServer;
-  let slow: Awaited<ReturnType<typeof startSlowReadServer>>;
-  afterEach(async () => {
-    await slow?.close();
-    await server?.close();
+  /** A test server and the slow-read server beside it. */
+  type Started = { server: TestServer; slow: Awaited<ReturnType<typeof startSlowReadServer>> };
+  // Two servers for the file's tests: one whose reads time out after 1.5 s, and one whose read
+  // timeout is a minute, for the cases that must not meet it.
+  let timed: Started;
+  let patient: Started;
+  beforeAll(async () => {
+    timed = await start({ READ_TIMEOUT_MS: '1500' });
+    patient = await start({ READ_TIMEOUT_MS: '60000' });
+  });
+  afterAll(async () => {
+    for (const started of [timed, patient]) {
+      await started?.slow.close();
+      await started?.server.close();
+    }
   });
 
-  async function start(env: Record<string, string>) {
-    server = await startTestServer(dialect, env);
-    slow = await startSlowReadServer(server.ctx);
-    return server;
+  async function start(env: Record<string, string>): Promise<Started> {
+    const server = await startTestServer(dialect, env);
+    return { server, slow: await startSlowReadServer(server.ctx) };
   }
-  const readerPids = () => (server.ctx.database.readPool as SqliteReaderPool).pids();
-  const busyReaders = () => (server.ctx.database.readPool as SqliteReaderPool).busy();
+  const poolOf = (server: TestServer) => server.ctx.database.readPool as SqliteReaderPool;
+  const readerPids = (server: TestServer) => poolOf(server).pids();
+  const busyReaders = (server: TestServer) => poolOf(server).busy();
 
   it('answers 503 read_timeout with Retry-After past READ_TIMEOUT_MS, and the next read works', async () => {
-    server = await start({ READ_TIMEOUT_MS: '1500' });
+    const { server, slow } = timed;
     const tenant = await server.tenant();
     // A first read starts the reader processes (SQLite), so the time limit measures the read.
     await call(`${server.url}/v1/dashboard/${tenant.projectId}/reports`, {
@@ -61,8 +71,8 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
     const slowRead = call(slow.url);
     let running: number[] = [];
     if (dialect === 'sqlite') {
-      expect(await eventually(() => busyReaders().length === 1, 15_000)).toBe(true);
-      running = busyReaders();
+      expect(await eventually(() => busyReaders(server).length === 1, 15_000)).toBe(true);
+      running = busyReaders(server);
     }
     const res = await slowRead;
     expect(res.status).toBe(503);
@@ -74,7 +84,7 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
 
     if (dialect === 'sqlite') {
       // The reader that ran it was killed (its statement cannot be interrupted otherwise).
-      expect(readerPids()).not.toContain(running[0]);
+      expect(readerPids(server)).not.toContain(running[0]);
       expect(await eventually(() => !processAlive(running[0]!), 10_000)).toBe(true);
     } else {
       expect(await eventually(async () => (await activeSlowReads(server)) === 0, 10_000)).toBe(
@@ -90,18 +100,19 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
   // The read timeout is a minute: a read that stops within the waits below was stopped because
   // its client left, not by the timeout.
   it('stops the read of a request whose client went away, long before its read timeout', async () => {
-    server = await start({ READ_TIMEOUT_MS: '60000' });
+    const { server, slow } = patient;
+    const stoppedBefore = dialect === 'sqlite' ? poolOf(server).stopped : 0;
     const controller = new AbortController();
     const request = fetch(slow.url, { signal: controller.signal }).catch((error: Error) => error);
     // Wait until the read runs (a reader process busy with it, or the statement active).
     if (dialect === 'sqlite') {
-      expect(await eventually(() => busyReaders().length === 1, 15_000)).toBe(true);
+      expect(await eventually(() => busyReaders(server).length === 1, 15_000)).toBe(true);
     } else {
       expect(await eventually(async () => (await activeSlowReads(server)) === 1, 15_000)).toBe(
         true,
       );
     }
-    const running = dialect === 'sqlite' ? busyReaders() : [];
+    const running = dialect === 'sqlite' ? busyReaders(server) : [];
     const backend = dialect === 'postgres' ? await slowReadBackend(server) : undefined;
     controller.abort();
     expect(await request).toBeInstanceOf(Error);
@@ -109,8 +120,8 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
     if (dialect === 'sqlite') {
       const pool = server.ctx.database.readPool as SqliteReaderPool;
       expect(await eventually(() => !processAlive(running[0]!), 15_000)).toBe(true);
-      expect(pool.stopped).toBe(1);
-      expect(readerPids()).not.toContain(running[0]);
+      expect(pool.stopped).toBe(stoppedBefore + 1);
+      expect(readerPids(server)).not.toContain(running[0]);
     } else {
       expect(await eventually(async () => (await activeSlowReads(server)) === 0, 15_000)).toBe(
         true,
@@ -128,7 +139,7 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
   it.runIf(dialect === 'sqlite')(
     'replaces a reader process that died (killed from outside): the next read works',
     async () => {
-      await start({});
+      const { server } = patient;
       const tenant = await server.tenant();
       // Under a date range: its counts are a report read, run by a reader process.
       const list = () =>
@@ -136,20 +147,19 @@ describe.each(DIALECTS)('a read that runs too long or is abandoned is stopped (%
           headers: bearer(tenant.apiKey),
         });
       expect((await list()).status).toBe(200);
-      const [pid] = readerPids();
+      const [pid] = readerPids(server);
       process.kill(pid!, 'SIGKILL');
-      expect(await eventually(() => !readerPids().includes(pid!), 5000)).toBe(true);
+      expect(await eventually(() => !readerPids(server).includes(pid!), 5000)).toBe(true);
       expect((await list()).status).toBe(200);
-      expect(readerPids()).not.toContain(pid);
-      expect(readerPids().length).toBeGreaterThan(0);
+      expect(readerPids(server)).not.toContain(pid);
+      expect(readerPids(server).length).toBeGreaterThan(0);
     },
   );
 
   it.runIf(dialect === 'sqlite')(
     'refuses a read binding a value the reader processes cannot receive; values round-trip as bound',
     async () => {
-      await start({});
-      const pool = server.ctx.database.readPool as SqliteReaderPool;
+      const pool = poolOf(patient.server);
       // Quotes, a backslash, a newline (the channel's delimiter), line and paragraph separators
       // and an emoji: JSON carries each as it was. (A lone surrogate does not survive SQLite's
       // UTF-8 itself, whatever the channel.)

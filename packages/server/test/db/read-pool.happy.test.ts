@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../../test/harness/test-server.js';
 import { ReadCancel } from '../../src/db/read-cancel.js';
@@ -15,18 +15,22 @@ describe.each(DIALECTS)('reads never stall ingest (%s)', (dialect) => {
   let server: TestServer;
   let slow: Awaited<ReturnType<typeof startSlowReadServer>>;
   let controllers: AbortController[] = [];
-  afterEach(async () => {
-    for (const controller of controllers) controller.abort();
-    await slow?.close();
-    await server?.close();
-  });
-
-  it('answers submissions while 10 slow report reads are running, and reads them back after', async () => {
+  beforeAll(async () => {
     server = await startTestServer(dialect, {
       READ_TIMEOUT_MS: '60000',
       POSTGRES_READ_CONNECTIONS: String(PG_READ_CONNECTIONS),
     });
     slow = await startSlowReadServer(server.ctx);
+  });
+  afterEach(() => {
+    for (const controller of controllers) controller.abort();
+  });
+  afterAll(async () => {
+    await slow?.close();
+    await server?.close();
+  });
+
+  it('answers submissions while 10 slow report reads are running, and reads them back after', async () => {
     const tenant = await server.tenant();
 
     controllers = Array.from({ length: SLOW_READS }, () => new AbortController());
@@ -84,24 +88,27 @@ describe.each(DIALECTS)('reads never stall ingest (%s)', (dialect) => {
   });
 
   it('carries the request cancel to the reads of real routes, past their authentication', async () => {
-    server = await startTestServer(dialect);
     const tenant = await server.tenant();
     const pool = server.ctx.database.readPool!;
-    const execute = pool.execute.bind(pool);
+    const execute = pool.execute;
     const seen: (ReadCancel | undefined)[] = [];
     pool.execute = (query, cancel) => {
       seen.push(cancel);
-      return execute(query, cancel);
+      return execute.call(pool, query, cancel);
     };
-    const res = await call(
-      `${server.url}/v1/dashboard/${tenant.projectId}/reports?from=2020-01-01`,
-      { headers: bearer(tenant.apiKey) },
-    );
-    expect(res.status).toBe(200);
-    const issues = await call(`${server.url}/v1/dashboard/${tenant.projectId}/issues`, {
-      headers: bearer(tenant.apiKey),
-    });
-    expect(issues.status).toBe(200);
+    try {
+      const res = await call(
+        `${server.url}/v1/dashboard/${tenant.projectId}/reports?from=2020-01-01`,
+        { headers: bearer(tenant.apiKey) },
+      );
+      expect(res.status).toBe(200);
+      const issues = await call(`${server.url}/v1/dashboard/${tenant.projectId}/issues`, {
+        headers: bearer(tenant.apiKey),
+      });
+      expect(issues.status).toBe(200);
+    } finally {
+      pool.execute = execute;
+    }
     // The stats count and the page, the issues: each report read ran with its request's cancel.
     expect(seen.length).toBeGreaterThan(0);
     for (const cancel of seen) expect(cancel).toBeInstanceOf(ReadCancel);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   bootstrapCli,
   type CliServer,
+  runCli,
   startCliServer,
 } from '../../../../test/harness/cli-process.js';
 import { createTestDatabase, type TestDatabase } from '../../../../test/harness/databases.js';
@@ -56,6 +57,9 @@ function prlimitWorks(): boolean {
   }
 }
 
+/** Start-up in this process; grouping on the main connection (no thread of its own to boot). */
+const IN_PROCESS = { groupingThread: false };
+
 async function ready(url: string): Promise<number> {
   return (await call(`${url}/readyz`)).status;
 }
@@ -75,7 +79,7 @@ describe('SQLite: a full disk (file-size limit on the server process)', () => {
   it.runIf(prlimitWorks())(
     'answers 503 with Retry-After, never 201 or 500, is not ready, and recovers when space is back',
     async () => {
-      database = await createTestDatabase('sqlite');
+      database = await createTestDatabase('sqlite', { migrated: true });
       const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
       const tenant = await bootstrapCli(env, { email: 'full@example.test', project: 'Full' });
       server = await startCliServer(env);
@@ -164,7 +168,7 @@ describe.runIf(CHATTR)('SQLite: a read-only database', () => {
     locked.push(database.url);
     const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
     const log = createLogger(config);
-    const failed = await buildContext(config, log).then(
+    const failed = await buildContext(config, log, IN_PROCESS).then(
       async (ctx) => {
         await ctx.close();
         return null;
@@ -178,7 +182,7 @@ describe.runIf(CHATTR)('SQLite: a read-only database', () => {
     // Writable again: the server starts and is ready.
     immutable(database.url, false);
     locked.pop();
-    const ctx = await buildContext(config, log);
+    const ctx = await buildContext(config, log, IN_PROCESS);
     const app = await createApp(ctx);
     try {
       expect((await app.inject('/readyz')).statusCode).toBe(200);
@@ -192,15 +196,18 @@ describe.runIf(CHATTR)('SQLite: a read-only database', () => {
 describe('SQLite: the database file at its path', () => {
   let database: TestDatabase | null = null;
   let server: CliServer | null = null;
+  let restarted: TestServer | null = null;
   afterEach(async () => {
     await server?.kill('SIGKILL');
     server = null;
+    await restarted?.close();
+    restarted = null;
     await database?.drop();
     database = null;
   });
 
   it('refuses to start beside an orphaned -wal, and loses nothing once the file is back', async () => {
-    database = await createTestDatabase('sqlite');
+    database = await createTestDatabase('sqlite', { migrated: true });
     const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
     const tenant = await bootstrapCli(env, { email: 'wal@example.test', project: 'Wal' });
     server = await startCliServer(env);
@@ -213,24 +220,19 @@ describe('SQLite: the database file at its path', () => {
     const acknowledged = trickle.answers.filter((a) => a.status === 201).map((a) => a.id!);
     expect(existsSync(`${database.url}-wal`)).toBe(true);
 
-    // The file is moved away without its -wal.
+    // The file is moved away without its -wal. `debrief serve` is run in this process from
+    // here on: what is tested is start-up on the files the killed process left.
     const moved = `${database.url}.moved`;
     renameSync(database.url, moved);
-    const refused = await startCliServer(env).then(
-      async (s) => {
-        await s.kill('SIGKILL');
-        return 'started';
-      },
-      (error: Error) => error.message,
-    );
-    expect(refused).toMatch(/exited \(1\)/);
-    expect(refused).toContain(`${database.url}-wal`);
-    expect(refused).toMatch(/will not create a new database/);
+    const refused = await runCli(['serve'], { ...env, LOG_LEVEL: 'silent' }, 'in-process');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${database.url}-wal`);
+    expect(refused.stderr).toMatch(/will not create a new database/);
     expect(existsSync(database.url)).toBe(false);
 
     renameSync(moved, database.url);
-    server = await startCliServer(env);
-    const found = await storedIds(server.url, tenant.project.id, tenant.api_key);
+    restarted = await startTestServer('sqlite', {}, { databaseUrl: database.url });
+    const found = await storedIds(restarted.url, tenant.project.id, tenant.api_key);
     expect(acknowledged.filter((id) => !found.has(id))).toEqual([]);
   }, 120_000);
 
@@ -248,14 +250,14 @@ describe('SQLite: the database file at its path', () => {
     const lines: string[] = [];
     const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
     const log = createLogger(config, { write: (line: string) => lines.push(line) });
-    await (await buildContext(config, log)).close();
+    await (await buildContext(config, log, IN_PROCESS)).close();
     const warned = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 40);
     expect(warned).toHaveLength(1);
     expect(warned[0].msg).toMatch(/NEW, EMPTY SQLite database/);
     expect(warned[0].msg).toContain(database.url);
 
     lines.length = 0;
-    await (await buildContext(config, log)).close();
+    await (await buildContext(config, log, IN_PROCESS)).close();
     expect(lines.join('')).not.toMatch(/NEW, EMPTY/);
   });
 

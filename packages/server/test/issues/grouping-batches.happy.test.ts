@@ -7,9 +7,12 @@
  * and so does the server's runner, handed the reports as the write path stored them instead of
  * reading them back (stored-inputs.ts).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../../test/harness/databases.js';
+import { createTenant, type TestServer } from '../../../../test/harness/test-server.js';
 import { type CorpusReport, loadCorpus } from '../../scripts/grouping-evaluation.js';
+import type { DB } from '../../src/db/schema.js';
 import { inProcessBatches } from '../../src/issues/pipeline/batch-runner.js';
 import { groupBatch } from '../../src/issues/pipeline/group-batch.js';
 import { importReports } from '../../src/reports/write-path/index.js';
@@ -26,15 +29,20 @@ function streamWithRuns(): CorpusReport[] {
   return stream;
 }
 
+/**
+ * The stream grouped in batches of `batchSize`, as a project of its own in the dialect's one
+ * database: each run after the one before, later (the queue then holds only its reports, and
+ * none lies behind what was grouped last); times are compared from the run's start.
+ */
 async function groupedIn(
   dialect: (typeof DIALECTS)[number],
+  db: Kysely<DB>,
   batchSize: number,
   { handOver = false } = {},
 ) {
-  const opened = await openTenantDatabase(dialect);
-  closers.push(opened.close);
-  const { db, tenant } = opened;
-  const start = Date.parse('2026-11-01T00:00:00.000Z');
+  const tenant = await createTenant({ db } as TestServer['ctx']);
+  runs += 1;
+  const start = Date.parse('2026-11-01T00:00:00.000Z') + runs * 20_000_000;
   const rows = streamWithRuns().map((report, i) =>
     reportRow(tenant.projectId, {
       outcome: report.outcome,
@@ -59,6 +67,7 @@ async function groupedIn(
   const placed = await db
     .selectFrom('report_issues')
     .select(['report_id', 'issue_id', 'issue_reason'])
+    .where('project_id', '=', tenant.projectId)
     .orderBy('report_id')
     .execute();
   expect(placed).toHaveLength(rows.length);
@@ -69,6 +78,7 @@ async function groupedIn(
     .selectFrom('issues')
     .select(['id', 'title', 'signature', 'count_failure', 'count_confusing', 'count_gave_up'])
     .select(['count_success', 'count_request', 'first_seen', 'last_seen', 'sample_details'])
+    .where('project_id', '=', tenant.projectId)
     .execute();
   return {
     placements: placed.map((p) => order.get(p.issue_id!)),
@@ -77,22 +87,26 @@ async function groupedIn(
       .map(({ id, signature, first_seen, last_seen, ...rest }) => ({
         at: order.get(id),
         signature: JSON.parse(signature) as unknown,
-        first_seen: new Date(first_seen).toISOString(),
-        last_seen: new Date(last_seen).toISOString(),
+        first_seen: new Date(first_seen).getTime() - start,
+        last_seen: new Date(last_seen).getTime() - start,
         ...rest,
       }))
       .sort((a, b) => (a.at ?? -1) - (b.at ?? -1)),
   };
 }
 
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closers) await close();
-});
+let runs = 0;
 
 describe.each(DIALECTS)('grouping on %s', (dialect) => {
+  let opened: Awaited<ReturnType<typeof openTenantDatabase>>;
+  beforeAll(async () => {
+    opened = await openTenantDatabase(dialect);
+  });
+  afterAll(() => opened?.close());
+
   it('stores the same whatever the batches, runs of repeats included', async () => {
-    const whole = await groupedIn(dialect, 1000);
+    const { db } = opened;
+    const whole = await groupedIn(dialect, db, 1000);
     expect(whole.issues.length).toBeGreaterThan(10);
     // Runs were taken as runs: most placements repeat the report before them.
     expect(whole.repeats).toBeGreaterThan(100);
@@ -100,11 +114,11 @@ describe.each(DIALECTS)('grouping on %s', (dialect) => {
     // comparison instead: the reasons differ, nothing else.
     const { repeats: _, ...stored } = whole;
     for (const size of [7, 1]) {
-      const { repeats: __, ...again } = await groupedIn(dialect, size);
+      const { repeats: __, ...again } = await groupedIn(dialect, db, size);
       expect(again).toEqual(stored);
     }
     for (const size of [1000, 7]) {
-      const { repeats: __, ...handed } = await groupedIn(dialect, size, { handOver: true });
+      const { repeats: __, ...handed } = await groupedIn(dialect, db, size, { handOver: true });
       expect(handed).toEqual(stored);
     }
   }, 60_000);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../../../../test/harness/databases.js';
 import type { Tenant } from '../../../../test/harness/test-server.js';
 import type { DB } from '../../src/db/schema.js';
@@ -23,6 +23,9 @@ describe.each(DIALECTS)('a report stored far behind the last grouped one, on %s'
     ({ db, tenant: t } = setup);
   });
   afterAll(() => setup.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   const report = (at: Date, details: string) =>
     seedReport(db, t.projectId, {
@@ -34,6 +37,13 @@ describe.each(DIALECTS)('a report stored far behind the last grouped one, on %s'
 
   it('is grouped by the next round that scans from the start', async () => {
     const fullScanMs = 1_500;
+    // The runner's clock (Date.now) is moved on instead of waited for.
+    const realNow = Date.now.bind(Date);
+    let ahead = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + ahead);
+    const waitForFullScan = () => {
+      ahead += fullScanMs + 100;
+    };
     const batches = inProcessBatches(db, dialect, { fullScanMs });
     const now = Date.now();
     for (let i = 0; i < 5; i += 1) await report(new Date(now - 5_000 + i), `timeout #${i}`);
@@ -45,7 +55,7 @@ describe.each(DIALECTS)('a report stored far behind the last grouped one, on %s'
     const next = await batches.group(100, new Date());
     expect(next.grouped).toBe(dialect === 'postgres' ? 0 : 1);
 
-    await new Promise((resolve) => setTimeout(resolve, fullScanMs + 100));
+    waitForFullScan();
     const full = await batches.group(100, new Date());
     expect(full.grouped).toBe(dialect === 'postgres' ? 1 : 0);
     const row = await db
@@ -55,7 +65,7 @@ describe.each(DIALECTS)('a report stored far behind the last grouped one, on %s'
       .executeTakeFirstOrThrow();
     expect(row.issue_id).toMatch(/^[0-9a-f]{32}$/);
     // Once: nothing waits, and a further full round finds nothing.
-    await new Promise((resolve) => setTimeout(resolve, fullScanMs + 100));
+    waitForFullScan();
     expect((await batches.group(100, new Date())).grouped).toBe(0);
     await batches.close();
   });

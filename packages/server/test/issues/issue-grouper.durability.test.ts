@@ -17,7 +17,6 @@ import {
   type TestServer,
 } from '../../../../test/harness/test-server.js';
 import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import {
   DEFAULT_ENGINE,
   type GroupingEngine,
@@ -92,7 +91,8 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
   let server: TestServer;
   beforeAll(async () => {
     // Reports stored without an issue, as an upgraded database or ISSUE_GROUPING=off leaves
-    // them: neither the writer nor a grouper of the server's groups them, the tests' own do.
+    // them: neither the writer nor a grouper of the server's groups them, the tests' own do
+    // (and the last test's second instance).
     server = await startTestServer(dialect, { ISSUE_GROUPING: 'off' });
   });
   afterAll(() => server.close());
@@ -189,50 +189,77 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
   });
 
   it('resumes after kill -9 of the server process, grouping each report once', async () => {
-    const database: TestDatabase = await createTestDatabase(dialect);
+    const database: TestDatabase = await createTestDatabase(dialect, { migrated: true });
     const env = { DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
     // The tenant is made straight in the database (the CLI's bootstrap hashes a password).
     const setup = openDatabase(database.url);
     let t: Tenant;
     try {
-      await migrateToLatest(setup);
       t = await createTenant({ db: setup.kysely } as TestServer['ctx']);
     } finally {
       await setup.close();
     }
-    let child = await startCliServer(env);
+    const child = await startCliServer(env);
+    let restarted: TestServer | null = null;
     try {
       await submitMany(child.url, t, 150);
       // Killed at once: the last reports are acknowledged but most likely not grouped yet.
       await child.kill('SIGKILL');
-      child = await startCliServer(env);
-      const check = openDatabase(database.url);
-      try {
-        const db = check.kysely as unknown as TestServer['ctx']['db'];
-        await waitUntil(
-          async () => (await projectState(db, t.projectId)).grouped === 150,
-          15_000,
-          'all 150 grouped after the restart',
-        );
-        expect(await projectState(db, t.projectId)).toEqual({
-          reports: 150,
-          grouped: 150,
-          issues: 3,
-          counted: 150,
-          perIssue: [50, 50, 50],
-        });
-        const progress = await sql<{ n: number | string }>`
-          select grouped_count as n from grouping_progress where id = 'default'
-        `.execute(check.kysely);
-        expect(Number(progress.rows[0]!.n)).toBe(150);
-      } finally {
-        await check.close();
-      }
+      // The restart runs in this process, on the database the killed process left.
+      restarted = await startTestServer(dialect, {}, { databaseUrl: database.url });
+      const db = restarted.ctx.db;
+      await waitUntil(
+        async () => (await projectState(db, t.projectId)).grouped === 150,
+        15_000,
+        'all 150 grouped after the restart',
+      );
+      expect(await projectState(db, t.projectId)).toEqual({
+        reports: 150,
+        grouped: 150,
+        issues: 3,
+        counted: 150,
+        perIssue: [50, 50, 50],
+      });
+      const progress = await sql<{ n: number | string }>`
+        select grouped_count as n from grouping_progress where id = 'default'
+      `.execute(db);
+      expect(Number(progress.rows[0]!.n)).toBe(150);
     } finally {
       await child.kill('SIGKILL');
+      await restarted?.close();
       await database.drop();
     }
   }, 90_000);
+
+  // Last of the file's tests on this server: the instance it starts groups every report the
+  // database holds without an issue.
+  it('with ISSUE_GROUPING=off leaves reports without an issue until an instance that groups is running', async () => {
+    const off = server;
+    expect(off.ctx.grouper.running).toBe(false);
+    const t = await off.tenant();
+    await submitMany(off.url, t, 12);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await projectState(off.ctx.db, t.projectId)).toMatchObject({ reports: 12, grouped: 0 });
+
+    const on = await startTestServer(
+      dialect,
+      {},
+      { databaseUrl: off.config.databaseUrl, groupingThread: true },
+    );
+    try {
+      await waitUntil(
+        async () => (await projectState(off.ctx.db, t.projectId)).grouped === 12,
+        10_000,
+        'all 12 grouped by the other instance',
+      );
+      expect(await projectState(off.ctx.db, t.projectId)).toMatchObject({
+        issues: 3,
+        counted: 12,
+      });
+    } finally {
+      await on.close();
+    }
+  });
 });
 
 describe.skipIf(!DIALECTS.includes('postgres'))('two instances grouping one PostgreSQL', () => {
@@ -294,38 +321,6 @@ describe.skipIf(!DIALECTS.includes('postgres'))('two instances grouping one Post
     const after = await readGroupingProgress(a.ctx.db);
     expect(Number(after.grouped_count) - before).toBe(180);
   }, 60_000);
-});
-
-describe.each(DIALECTS)('ISSUE_GROUPING=off on %s', (dialect) => {
-  let off: TestServer;
-  let on: TestServer | null = null;
-  beforeAll(async () => {
-    off = await startTestServer(dialect, { ISSUE_GROUPING: 'off' });
-  });
-  afterAll(async () => {
-    await on?.close();
-    await off.close();
-  });
-
-  it('leaves reports without an issue until an instance that groups is running', async () => {
-    expect(off.ctx.grouper.running).toBe(false);
-    const t = await off.tenant();
-    await submitMany(off.url, t, 12);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await projectState(off.ctx.db, t.projectId)).toMatchObject({ reports: 12, grouped: 0 });
-
-    on = await startTestServer(
-      dialect,
-      {},
-      { databaseUrl: off.config.databaseUrl, groupingThread: true },
-    );
-    await waitUntil(
-      async () => (await projectState(off.ctx.db, t.projectId)).grouped === 12,
-      10_000,
-      'all 12 grouped by the other instance',
-    );
-    expect(await projectState(off.ctx.db, t.projectId)).toMatchObject({ issues: 3, counted: 12 });
-  });
 });
 
 describe('the grouping thread', () => {

@@ -32,9 +32,10 @@ const SETUPS = DIALECTS.map((dialect) => ({ dialect, instances: dialect === 'pos
  * A failure that opens an issue reaches each exactly once; a receiver that answers 503 for a
  * while gets every notification once it is back, each with the `webhook-id` of its failed
  * attempts. On PostgreSQL two instances share the database, and reports arrive through both.
+ * The setups run side by side (each its servers and receivers), the tests of one in turn.
  * (kill -9 during deliveries: delivery.durability.test.ts.)
  */
-describe.each(SETUPS)(
+describe.concurrent.each(SETUPS)(
   'a new issue notifies webhook, Slack and email ($dialect, $instances instance(s))',
   ({ dialect, instances }) => {
     let servers: TestServer[];
@@ -48,7 +49,7 @@ describe.each(SETUPS)(
         ALLOW_PRIVATE_DESTINATIONS: 'true',
         // Short waits, and enough of them that no notification runs out of attempts while the
         // receiver below refuses them (it stays down until each has been refused twice).
-        NOTIFY_RETRY_SCHEDULE: Array(30).fill('1s').join(','),
+        NOTIFY_RETRY_SCHEDULE: Array(40).fill('250ms').join(','),
         SMTP_URL: smtp.url,
         SMTP_FROM: 'Debrief <debrief@example.test>',
       };
@@ -86,7 +87,7 @@ describe.each(SETUPS)(
       return true;
     }
 
-    it('one failure report that opens an issue: exactly one signed webhook, one Slack message, one email', async () => {
+    it.sequential('one failure report that opens an issue: exactly one signed webhook, one Slack message, one email', async () => {
       const { t, admin, base } = await tenant();
       const events = ['issue.created', 'issue.regressed'];
       const webhook = await call(base, {
@@ -151,7 +152,7 @@ describe.each(SETUPS)(
       expect(mail.html).toContain('&lt;!channel&gt;');
     });
 
-    it('a receiver that answers 503 for a while gets every notification once it is back, each with one webhook-id', async () => {
+    it.sequential('a receiver that answers 503 for a while gets every notification once it is back, each with one webhook-id', async () => {
       const { t, admin, base } = await tenant();
       const path = `/hook-down-${dialect}`;
       const created = await call(base, {

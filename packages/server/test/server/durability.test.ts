@@ -11,15 +11,16 @@ import {
   type TestDatabase,
   type TestDialect,
 } from '../../../../test/harness/databases.js';
+import { startTestServer, type TestServer } from '../../../../test/harness/test-server.js';
 import type { SqliteSync } from '../../src/config.js';
 import { bearer, call } from '../support/http.js';
 
 /**
  * DESIGN §2: a 201 means the report is committed and survives `kill -9` of the server. The real
  * CLI server runs as a child process; it is killed with SIGKILL (no shutdown code runs), while
- * requests are still in flight, then restarted on the same database. SQLite runs with each
- * `SQLITE_SYNC`: under `normal` (the default) a commit is fsynced within 50 ms of its 201, not
- * before, and `kill -9` must lose nothing all the same.
+ * requests are still in flight, then a server starts in this process on the same database.
+ * SQLite runs with each `SQLITE_SYNC`: under `normal` (the default) a commit is fsynced within
+ * 50 ms of its 201, not before, and `kill -9` must lose nothing all the same.
  */
 interface Case {
   name: string;
@@ -38,11 +39,13 @@ const CASES = DIALECTS.flatMap((dialect): Case[] =>
 describe.each(CASES)('durability on $name', ({ dialect, sync }) => {
   let database: TestDatabase;
   let server: CliServer | null = null;
+  let restarted: TestServer | null = null;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
   });
   afterAll(async () => {
     await server?.kill('SIGKILL');
+    await restarted?.close();
     await database.drop();
   });
 
@@ -102,11 +105,13 @@ describe.each(CASES)('durability on $name', ({ dialect, sync }) => {
     expect(exit.signal).toBe('SIGKILL');
     expect(acknowledged.length).toBeGreaterThanOrEqual(210);
 
-    server = await startCliServer(env);
+    server = null;
+    // The restart runs in this process, on the database the killed process left.
+    restarted = await startTestServer(dialect, {}, { databaseUrl: database.url });
     const found = new Set<string>();
     for (let page = 1; ; page++) {
       const res = await call(
-        `${server.url}/v1/dashboard/${tenant.project.id}/reports?limit=100&page=${page}`,
+        `${restarted.url}/v1/dashboard/${tenant.project.id}/reports?limit=100&page=${page}`,
         { headers: bearer(tenant.api_key) },
       );
       expect(res.status).toBe(200);
@@ -116,7 +121,5 @@ describe.each(CASES)('durability on $name', ({ dialect, sync }) => {
     }
     const missing = acknowledged.filter((id) => !found.has(id));
     expect(missing).toEqual([]);
-    await server.kill('SIGTERM');
-    server = null;
   }, 120_000);
 });

@@ -10,6 +10,7 @@ import {
   DIALECTS,
   type TestDatabase,
 } from '../../../../test/harness/databases.js';
+import { startTestServer, type TestServer } from '../../../../test/harness/test-server.js';
 import { bearer, call } from '../support/http.js';
 import { openSse } from '../support/sse-reader.js';
 
@@ -20,11 +21,13 @@ import { openSse } from '../support/sse-reader.js';
 describe.each(DIALECTS)('SIGTERM on %s', (dialect) => {
   let database: TestDatabase;
   let server: CliServer | null = null;
+  let restarted: TestServer | null = null;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
   });
   afterAll(async () => {
     await server?.kill('SIGKILL');
+    await restarted?.close();
     await database.drop();
   });
 
@@ -89,15 +92,13 @@ describe.each(DIALECTS)('SIGTERM on %s', (dialect) => {
     expect(exit).toEqual({ code: 0, signal: null });
     server = null;
 
-    // The report acknowledged during shutdown is there after a restart.
-    server = await startCliServer(env);
-    const list = await call(`${server.url}/v1/dashboard/${tenant.project.id}/reports`, {
+    // The report acknowledged during shutdown is there after a restart (in this process).
+    restarted = await startTestServer(dialect, {}, { databaseUrl: database.url });
+    const list = await call(`${restarted.url}/v1/dashboard/${tenant.project.id}/reports`, {
       headers: bearer(tenant.api_key),
     });
     expect(list.body.reports.map((r: { id: string }) => r.id)).toContain(
       JSON.parse(answer.text).id,
     );
-    await server.kill('SIGTERM');
-    server = null;
   }, 60_000);
 });
