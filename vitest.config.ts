@@ -11,14 +11,19 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Each worker keeps the modules it loaded from one file to the next: importing the server's
+    // graph again for every file was a third of the suite's time. The price is that a file must
+    // leave no global behind (an env variable, a stubbed Date.now, a mock): the ones that change
+    // one restore it.
+    isolate: false,
     // These publish their TypeScript under a "source" export condition too (the MCP SDK 2.x
     // client depends on them), so Vite has to transform them like the workspace's own sources.
     server: {
       deps: { inline: ['@modelcontextprotocol/client', 'eventsource', 'eventsource-parser'] },
     },
-    // Vitest's default on a 2-core machine is one worker (cores − 1), and the files spend most
-    // of their time waiting on child processes, PostgreSQL and Chromium: two workers run the
-    // suite there in ~530 s against ~940 s with one, all passing (CI's limit is 20 minutes in all).
+    // Vitest's default on a 2-core machine is one worker (cores − 1), and the files spend much
+    // of their time waiting on child processes, PostgreSQL and Chromium: two workers keep both
+    // cores busy.
     maxWorkers: 2,
   },
 });
