@@ -22,8 +22,8 @@ export default defineConfig({
       deps: { inline: ['@modelcontextprotocol/client', 'eventsource', 'eventsource-parser'] },
     },
     // Vitest's default on a 2-core machine is one worker (cores − 1), and the files spend much
-    // of their time waiting on child processes, PostgreSQL and Chromium: two workers keep both
-    // cores busy.
-    maxWorkers: 2,
+    // of their time waiting on child processes, PostgreSQL and Chromium: three workers keep both
+    // cores busy (about a tenth quicker than two there, all passing).
+    maxWorkers: 3,
   },
 });
