@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomHex } from '@debrief/protocol';
 import pg from 'pg';
-import { openDatabase } from '../../packages/server/src/db/database.js';
-import { migrateToLatest } from '../../packages/server/src/db/migrate.js';
+import { openMigratedDatabase } from '../../packages/server/src/db/migrate.js';
 
 export interface DatabaseTemplates {
   /** A migrated SQLite file to copy. */
@@ -44,12 +43,7 @@ export async function makeDatabaseTemplates(
 
 /** Brings the database at `url` up to date and closes it (a SQLite file without its -wal). */
 async function migrated(url: string): Promise<void> {
-  const database = openDatabase(url);
-  try {
-    await migrateToLatest(database);
-  } finally {
-    await database.close();
-  }
+  await (await openMigratedDatabase(url)).database.close();
 }
 
 async function admin(url: string, statement: string): Promise<void> {

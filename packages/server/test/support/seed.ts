@@ -2,7 +2,6 @@ import { type Kysely, PostgresAdapter } from 'kysely';
 import { createTestDatabase, type TestDialect } from '../../../../test/harness/databases.js';
 import { createTenant, type TestServer } from '../../../../test/harness/test-server.js';
 import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import type { DB } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
 import { type StoredBatch, storedBatchOf } from '../../src/issues/pipeline/stored-inputs.js';
@@ -69,7 +68,6 @@ function dialectOf(db: Kysely<DB>): 'sqlite' | 'postgres' {
 export async function openTenantDatabase(dialect: TestDialect) {
   const database = await createTestDatabase(dialect, { migrated: true });
   const opened = openDatabase(database.url);
-  await migrateToLatest(opened);
   const tenant = await createTenant({ db: opened.kysely } as TestServer['ctx']);
   return {
     db: opened.kysely,
