@@ -24,6 +24,20 @@ const webhookIds = (requests: Receiver['received']) =>
  * A webhook destination on `issue.created`, then `events` failure reports of tools of their
  * own, each opening an issue; returns once every delivery has reached the (hanging) receiver.
  */
+/** What every instance of these tests runs with: deliveries to 127.0.0.1, retried each second. */
+const SETTINGS = { ALLOW_PRIVATE_DESTINATIONS: 'true', NOTIFY_RETRY_SCHEDULE: '1s,1s,1s,1s,1s' };
+
+/**
+ * A `debrief serve` child on the database, with a tenant bootstrapped for it (`admin` scope), and
+ * the receiver set to hold every request until the child is killed.
+ */
+async function startHangingInstance(database: TestDatabase, receiver: Receiver, email: string) {
+  const env = { ...SETTINGS, DATABASE_URL: database.url, FREE_TIER_MONTHLY_REPORTS: 'unlimited' };
+  const tenant = await bootstrapCli(env, { email, project: 'Notify', scopes: 'read,admin' });
+  receiver.setAnswer(() => ({ status: 200, hang: true }));
+  return { tenant, server: await startCliServer(env) };
+}
+
 async function startDeliveries(url: string, tenant: Tenant, receiver: Receiver, events: number) {
   const created = await call(`${url}/v1/dashboard/${tenant.project.id}/destinations`, {
     headers: bearer(tenant.api_key),
@@ -107,23 +121,10 @@ describe('notification delivery across kill -9 (sqlite)', () => {
   });
 
   it('delivers every event once after de-duplication by webhook-id', async () => {
-    const settings = {
-      ALLOW_PRIVATE_DESTINATIONS: 'true',
-      NOTIFY_RETRY_SCHEDULE: '1s,1s,1s,1s,1s',
-    };
-    const env = {
-      ...settings,
-      DATABASE_URL: database.url,
-      FREE_TIER_MONTHLY_REPORTS: 'unlimited',
-    };
-    const tenant = await bootstrapCli(env, {
-      email: 'notify@example.test',
-      project: 'Notify',
-      scopes: 'read,admin',
-    });
     // Every request hangs until the kill: the deliveries are under way when it comes.
-    receiver.setAnswer(() => ({ status: 200, hang: true }));
-    server = await startCliServer(env);
+    const started = await startHangingInstance(database, receiver, 'notify@example.test');
+    server = started.server;
+    const { tenant } = started;
     const EVENTS = 6;
     await startDeliveries(server.url, tenant, receiver, EVENTS);
     const killed = await server.kill('SIGKILL');
@@ -133,7 +134,7 @@ describe('notification delivery across kill -9 (sqlite)', () => {
 
     receiver.setAnswer(() => ({ status: 200 }));
     server = null;
-    restarted = await startTestServer('sqlite', settings, { databaseUrl: database.url });
+    restarted = await startTestServer('sqlite', SETTINGS, { databaseUrl: database.url });
     // The same notifications, each with its webhook-id, and each issue once.
     await expectResentOnce(receiver, before, idsBefore, EVENTS, 30_000);
   }, 120_000);
@@ -159,22 +160,9 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
     });
 
     it('the other instance delivers every event of the killed one, once after de-duplication', async () => {
-      const settings = {
-        ALLOW_PRIVATE_DESTINATIONS: 'true',
-        NOTIFY_RETRY_SCHEDULE: '1s,1s,1s,1s,1s',
-      };
-      const env = {
-        ...settings,
-        DATABASE_URL: database.url,
-        FREE_TIER_MONTHLY_REPORTS: 'unlimited',
-      };
-      const tenant = await bootstrapCli(env, {
-        email: 'notify-pg@example.test',
-        project: 'Notify',
-        scopes: 'read,admin',
-      });
-      receiver.setAnswer(() => ({ status: 200, hang: true }));
-      killed = await startCliServer(env);
+      const started = await startHangingInstance(database, receiver, 'notify-pg@example.test');
+      killed = started.server;
+      const { tenant } = started;
       const EVENTS = 4;
       // Every delivery is under way from the first instance (nothing else sends yet) when the
       // second starts beside it and the first is killed.
@@ -182,7 +170,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       const idsBefore = webhookIds(receiver.received);
       expect(idsBefore.size).toBe(EVENTS);
       const claims = await leases(database.url);
-      other = await startTestServer('postgres', settings, { databaseUrl: database.url });
+      other = await startTestServer('postgres', SETTINGS, { databaseUrl: database.url });
       expect((await killed.kill('SIGKILL')).signal).toBe('SIGKILL');
       killed = null;
       const before = receiver.received.length;
