@@ -6,10 +6,13 @@
  * the CPU each set took. `--sweep` adds the scores at other join thresholds (not on the
  * held-out part); `--verbose` also lists each true cluster's spread over issues and each issue's
  * mix of clusters on the development part (or on `--corpus <file>`), which is what to read when
- * tuning. Pure CPU, a second or two.
+ * tuning; `--ceiling` adds, per set, the best recall at precision ≥ 0.90 that clustering the
+ * reports by their words alone reaches with the threshold picked in hindsight (grouping-ceiling.ts).
+ * Pure CPU, a second or two (the ceiling, a minute).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { lexicalCeiling } from './grouping-ceiling.js';
 import {
   CORPUS_PATH,
   type CorpusReport,
@@ -106,5 +109,22 @@ if (process.argv.includes('--verbose')) {
         `  ${issueOf[index]} [${report.cluster}] ${reasons[index]}\n      ${report.details.slice(0, 110)}`,
       );
     });
+  }
+}
+
+if (process.argv.includes('--ceiling')) {
+  const linkages = ['single', 'average', 'complete'];
+  console.log(
+    '\nBest recall at precision ≥ 0.90 of word-only clustering, threshold picked knowing the labels:',
+  );
+  console.log(
+    `\n| set | ${['engine', 'tf-idf'].flatMap((m) => linkages.map((l) => `${m}, ${l}`)).join(' | ')} |`,
+  );
+  console.log(`| --- |${' ---: |'.repeat(6)}`);
+  for (const set of sets) {
+    const cells = lexicalCeiling(set.reports).map(({ best }) =>
+      best ? `${best.recall.toFixed(3)} @ ${best.threshold.toFixed(2)}` : 'none',
+    );
+    console.log(`| ${set.name} | ${cells.join(' | ')} |`);
   }
 }
