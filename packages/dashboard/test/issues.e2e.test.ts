@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness/test-server.js';
 import {
@@ -113,6 +113,23 @@ describeBrowser('issues: a morning of triage in a browser', { timeout: 120_000 }
 
   const row = (tool: string) => page.locator('.issue-row', { hasText: tool });
   const rows = () => page.locator('.issue-list > .issue-row');
+  const sparkline = (tool: string) => row(tool).locator('.sparkline').getAttribute('aria-label');
+  /**
+   * Records the page's requests for one issue's detail (`…/issues/<id>`, not its sub-paths)
+   * until `stop()`, which returns them: the list's rows draw their trend from the list.
+   */
+  const recordDetailRequests = () => {
+    const seen: string[] = [];
+    const record = (request: Request) => {
+      if (/\/v1\/dashboard\/[^/]+\/issues\/[0-9a-f]{32}$/.test(new URL(request.url()).pathname))
+        seen.push(request.url());
+    };
+    page.on('request', record);
+    return () => {
+      page.off('request', record);
+      return seen;
+    };
+  };
 
   it('lists the problems behind the morning reports, worst first, marked new', async () => {
     await signUp(page, server.url);
@@ -125,6 +142,7 @@ describeBrowser('issues: a morning of triage in a browser', { timeout: 120_000 }
     await send('dates', 2);
     await grouped(12);
 
+    const detailRequests = recordDetailRequests();
     await page.reload();
     await expect.poll(() => rows().count()).toBe(4);
     // Most reports first: the pagination bug (4) leads.
@@ -133,7 +151,11 @@ describeBrowser('issues: a morning of triage in a browser', { timeout: 120_000 }
     );
     // They arrived after the first visit (the empty project): all new.
     await expect.poll(() => page.locator('.issue-row .pill-new').count()).toBe(4);
-    await row('search_issues').locator('.sparkline').waitFor();
+    // Each row's sparkline comes with the list, and no row asked for its issue's detail.
+    await expect.poll(() => page.locator('.issue-row .sparkline').count()).toBe(4);
+    await expect(sparkline('search_issues')).resolves.toBe('4 in the last 14 days');
+    await expect(sparkline('list_users')).resolves.toBe('2 in the last 14 days');
+    expect(detailRequests()).toEqual([]);
     const tabs = page.getByRole('navigation', { name: 'Project' });
     await expect(
       tabs.getByRole('link', { name: 'Issues' }).getAttribute('aria-current'),
@@ -248,8 +270,12 @@ describeBrowser('issues: a morning of triage in a browser', { timeout: 120_000 }
 
   it('sees the resolved problem come back, reopened and marked regressed, live', async () => {
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const detailRequests = recordDetailRequests();
     await send('pagination', 1);
     await row('search_issues').locator('.pill-regressed').waitFor();
+    // The live refresh reloads the list, and the trend with it: 4 + 1 earlier + this one.
+    await expect.poll(() => sparkline('search_issues')).toBe('6 in the last 14 days');
+    expect(detailRequests()).toEqual([]);
     expect((await issueOf('search_issues')).status).toBe('open');
     // The ignored one stays quiet when its problem is reported again.
     await send('permission', 1);

@@ -133,9 +133,27 @@ export const IssueSummary = z.object({
 });
 export type IssueSummary = z.infer<typeof IssueSummary>;
 
+/** Reports of one UTC day (`YYYY-MM-DD`): an issue's `daily` and the list's `trend`. */
+export const DayCount = z.object({ day: z.string(), count: z.number().int() });
+export type DayCount = z.infer<typeof DayCount>;
+
+/** How many UTC days, today included, an issue's `trend` in the list covers. */
+export const ISSUE_TREND_DAYS = 14;
+
+/** An issue as the list shows it: its summary and its recent days, for a sparkline. */
+export const IssueListItem = IssueSummary.extend({
+  /**
+   * Reports per UTC day of the last 14 (today and the 13 before it) that had any, oldest
+   * first; days without reports are omitted, as in an issue's `daily`. Empty where a server
+   * predates it, so a newer client reads an older server.
+   */
+  trend: z.array(DayCount).default([]),
+});
+export type IssueListItem = z.infer<typeof IssueListItem>;
+
 export const IssueList = z.object({
   project: z.object({ id: z.string(), name: z.string() }),
-  issues: z.array(IssueSummary),
+  issues: z.array(IssueListItem),
   pagination: Pagination,
 });
 export type IssueList = z.infer<typeof IssueList>;
@@ -175,7 +193,7 @@ export const IssueDetail = IssueSummary.extend({
     )
     .default([]),
   /** Reports per UTC day (`YYYY-MM-DD`) of the last 90 days that had any, oldest first. */
-  daily: z.array(z.object({ day: z.string(), count: z.number().int() })),
+  daily: z.array(DayCount),
   created_at: WireTimestamp,
   updated_at: WireTimestamp,
 });

@@ -1,18 +1,10 @@
-import type { IssueDetail, IssueSummary } from '@debrief/protocol';
-import { useResource } from '../api/use-resource';
+import { ISSUE_TREND_DAYS, type IssueListItem } from '@debrief/protocol';
 import { DailyBars, lastDays } from '../charts/daily-bars';
 import { Link } from '../router';
-import { useSession } from '../session-context';
 import { formatCount, OUTCOME_LABELS } from '../ui/format';
 import { RelativeTime } from '../ui/relative-time';
 
-const TREND_DAYS = 14;
-
-/**
- * One issue in the list. The list API carries no daily counts, so each visible row asks for
- * its issue's detail once, keyed by its report count and last-seen time: a live update
- * re-fetches only the rows whose issue changed, and a page holds at most 25 rows.
- */
+/** One issue in the list, with the sparkline of its last days that the list carries. */
 export function IssueRow({
   projectId,
   issue,
@@ -23,7 +15,7 @@ export function IssueRow({
   onFocusRow,
 }: {
   projectId: string;
-  issue: IssueSummary;
+  issue: IssueListItem;
   current: boolean;
   checked: boolean;
   isNew: boolean;
@@ -86,7 +78,7 @@ export function IssueRow({
           </span>
         </div>
       </div>
-      <IssueTrend projectId={projectId} issue={issue} />
+      <IssueTrend issue={issue} />
       <span className="issue-count">
         {issue.range_count !== null && (
           <span className="issue-range-count">
@@ -107,14 +99,8 @@ export function IssueRow({
   );
 }
 
-function IssueTrend({ projectId, issue }: { projectId: string; issue: IssueSummary }) {
-  const { api } = useSession();
-  const path = `/v1/dashboard/${projectId}/issues/${issue.id}`;
-  const detail = useResource(`${path}#${issue.report_count}:${issue.last_seen}`, () =>
-    api.get<IssueDetail>(path),
-  );
-  if (!detail.data) return <span className="issue-trend issue-trend-empty" />;
-  const days = lastDays(detail.data.daily, TREND_DAYS);
+function IssueTrend({ issue }: { issue: IssueListItem }) {
+  const days = lastDays(issue.trend, ISSUE_TREND_DAYS);
   const total = days.reduce((sum, entry) => sum + entry.count, 0);
   return (
     <span className="issue-trend">
@@ -123,7 +109,7 @@ function IssueTrend({ projectId, issue }: { projectId: string; issue: IssueSumma
         width={84}
         height={22}
         className="sparkline"
-        label={`${formatCount(total)} in the last ${TREND_DAYS} days`}
+        label={`${formatCount(total)} in the last ${ISSUE_TREND_DAYS} days`}
       />
     </span>
   );

@@ -39,6 +39,10 @@ export const EXAMPLE_ISSUE = {
   first_seen: '2026-11-20T08:12:00Z',
   last_seen: '2026-11-21T14:30:00Z',
   sample_details: 'Asked for page 2 of the results and got the same 20 issues as page 1.',
+  trend: [
+    { day: '2026-11-20', count: 5 },
+    { day: '2026-11-21', count: 9 },
+  ],
 };
 
 export const READ_SECURITY: Record<string, string[]>[] = [{ ApiKey: [] }, { DashboardSession: [] }];

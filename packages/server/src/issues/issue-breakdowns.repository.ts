@@ -63,6 +63,12 @@ export async function countIssueClients(
   }));
 }
 
+function utcDay(dialect: Dialect): RawBuilder<string> {
+  return dialect === 'postgres'
+    ? sql<string>`to_char(report_issues.created_at at time zone 'UTC', 'YYYY-MM-DD')`
+    : sql<string>`substr(report_issues.created_at, 1, 10)`;
+}
+
 /** Reports of an issue per UTC day since `from`, oldest first. */
 export async function countIssueDays(
   db: Kysely<DB>,
@@ -71,10 +77,7 @@ export async function countIssueDays(
   issueId: string,
   from: Date,
 ) {
-  const day =
-    dialect === 'postgres'
-      ? sql<string>`to_char(report_issues.created_at at time zone 'UTC', 'YYYY-MM-DD')`
-      : sql<string>`substr(report_issues.created_at, 1, 10)`;
+  const day = utcDay(dialect);
   const rows = await db
     .selectFrom('report_issues')
     .select((eb) => [day.as('day'), eb.fn.countAll<number | string>().as('n')])
@@ -85,6 +88,39 @@ export async function countIssueDays(
     .orderBy(day)
     .execute();
   return rows.map((row) => ({ day: String(row.day), count: Number(row.n) }));
+}
+
+/**
+ * Reports of each of `issueIds` per UTC day since `from`, in one query for a page of the list:
+ * issue id → its days that had reports, oldest first. Issues without any are absent.
+ */
+export async function countDaysOfIssues(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  projectId: string,
+  issueIds: readonly string[],
+  from: Date,
+): Promise<Map<string, { day: string; count: number }[]>> {
+  const byIssue = new Map<string, { day: string; count: number }[]>();
+  if (issueIds.length === 0) return byIssue;
+  const day = utcDay(dialect);
+  const rows = await db
+    .selectFrom('report_issues')
+    .select((eb) => ['issue_id', day.as('day'), eb.fn.countAll<number | string>().as('n')])
+    .where('project_id', '=', projectId)
+    .where('issue_id', 'in', issueIds)
+    .where('created_at', '>=', from.toISOString())
+    .groupBy(['issue_id', day])
+    .orderBy('issue_id')
+    .orderBy(day)
+    .execute();
+  for (const row of rows) {
+    if (row.issue_id === null) continue;
+    const days = byIssue.get(row.issue_id) ?? [];
+    days.push({ day: String(row.day), count: Number(row.n) });
+    byIssue.set(row.issue_id, days);
+  }
+  return byIssue;
 }
 
 const text = (value: unknown) => (value === null || value === undefined ? null : String(value));

@@ -1,9 +1,10 @@
-import type {
-  IssueActivityList,
-  IssueDetail,
-  IssueList,
-  IssueSummary,
-  ListIssuesQuery,
+import {
+  ISSUE_TREND_DAYS,
+  type IssueActivityList,
+  type IssueDetail,
+  type IssueList,
+  type IssueSummary,
+  type ListIssuesQuery,
 } from '@debrief/protocol';
 import type { AppContext } from '../context.js';
 import { toWireTimestamp } from '../db/wire-timestamp.js';
@@ -14,6 +15,7 @@ import { DAY_MS, startOfUtcDay } from '../time/utc-time.js';
 import { countIssues, findIssue, listIssuesPage } from './issue.repository.js';
 import { listIssueActivity } from './issue-activity.repository.js';
 import {
+  countDaysOfIssues,
   countIssueClients,
   countIssueClientVersions,
   countIssueDays,
@@ -42,7 +44,8 @@ export function issueNotFound(): ApiError {
  * A project's issues, one status (open by default) or all, filtered, sorted and paged. With a
  * `from`/`to` range (either bound), only issues with a report in it, each with its
  * `range_count`, and `sort=count` by that count (issue-range.repository.ts says how it is
- * counted); without one, `range_count` is null and the counts are all-time.
+ * counted); without one, `range_count` is null and the counts are all-time. Each issue carries
+ * its `trend`, the last 14 UTC days whatever the range, counted for the whole page at once.
  */
 export async function listIssues(
   ctx: AppContext,
@@ -74,17 +77,19 @@ export async function listIssues(
     const rows = await listIssuesPage(ctx.db, project.id, filters, query.sort, page);
     issues = rows.map((row) => toIssueSummary(row));
   }
-  const muted = await mutedIssueIds(
-    ctx.db,
-    project.id,
-    issues.map((issue) => issue.id),
-    new Date(),
-  );
+  const now = Date.now();
+  const ids = issues.map((issue) => issue.id);
+  const trendSince = new Date(startOfUtcDay(now - (ISSUE_TREND_DAYS - 1) * DAY_MS));
+  const [muted, trends] = await Promise.all([
+    mutedIssueIds(ctx.db, project.id, ids, new Date(now)),
+    countDaysOfIssues(ctx.db, ctx.database.dialect, project.id, ids, trendSince),
+  ]);
   return {
     project: { id: project.id, name: project.name },
     issues: (await flagPossibleDuplicates(ctx.db, project.id, issues)).map((issue) => ({
       ...issue,
       muted: muted.has(issue.id),
+      trend: trends.get(issue.id) ?? [],
     })),
     pagination: { page: query.page, limit: query.limit, total },
   };
