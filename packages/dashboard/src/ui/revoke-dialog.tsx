@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import { ConfirmDialog } from './confirm-dialog';
+import { ErrorNotice } from './notice';
+import type { SecretActions } from './use-secret-actions';
+
+/**
+ * The confirmation before an entry is revoked: open while one waits for it, with what revoking
+ * does (`children`) and why it failed, if it did.
+ */
+export function RevokeDialog<Item>({
+  actions,
+  title,
+  confirmLabel,
+  children,
+}: {
+  actions: SecretActions<Item, unknown>;
+  title: string;
+  confirmLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <ConfirmDialog
+      open={actions.revoking !== null}
+      title={title}
+      confirmLabel={confirmLabel}
+      danger
+      busy={actions.busy}
+      onConfirm={actions.confirmRevoke}
+      onCancel={actions.cancelRevoke}
+    >
+      {children}
+      <ErrorNotice error={actions.revocation.error} />
+    </ConfirmDialog>
+  );
+}
