@@ -116,7 +116,13 @@ describeBrowser('invitations in a browser', { timeout: 90_000 }, () => {
 
   it('refuses a link the operator revoked', async () => {
     const revoked = await createLink();
-    await operator.getByRole('button', { name: 'Revoke the invitation for anyone' }).click();
+    const revoke = operator.getByRole('button', { name: 'Revoke the invitation for anyone' });
+    // Cancelled first: the link stays pending, and its Revoke button stays.
+    await revoke.click();
+    await operator.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await operator.getByRole('dialog').waitFor({ state: 'hidden' });
+    await expect(revoke.count()).resolves.toBe(1);
+    await revoke.click();
     await operator.getByRole('dialog').getByRole('button', { name: 'Revoke invitation' }).click();
     await operator.locator('[data-status="revoked"]').first().waitFor();
     await operator.screenshot({ path: join(artifacts, 'invitations-page.png') });
