@@ -9,7 +9,7 @@ export function CreateForm({
   ready = true,
   children,
 }: {
-  actions: SecretActions<unknown, unknown>;
+  actions: Pick<SecretActions<unknown, unknown>, 'submit' | 'creating' | 'busy'>;
   submitLabel: string;
   /** The fields hold enough to send (a required name is filled in). */
   ready?: boolean;

@@ -13,7 +13,10 @@ export function RevokeDialog<Item>({
   confirmLabel,
   children,
 }: {
-  actions: SecretActions<Item, unknown>;
+  actions: Pick<
+    SecretActions<Item, unknown>,
+    'revoking' | 'confirmRevoke' | 'cancelRevoke' | 'revocation' | 'busy'
+  >;
   title: string;
   confirmLabel: string;
   children: ReactNode;
