@@ -259,6 +259,29 @@ describeBrowser('dashboard in a browser', { timeout: 60_000 }, () => {
     expect((await listProjects(key)).status).toBe(401);
   });
 
+  it('copies a new API key once, and keeps it when its revocation is cancelled', async () => {
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Key name').fill('e2e keeper');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const shown = page.getByTestId('new-api-key');
+    const key = await shown.inputValue();
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+    // Done hides the key for good: the list shows only its prefix.
+    await page.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+    await expect(page.getByLabel('Key name').inputValue()).resolves.toBe('');
+
+    await page.getByRole('button', { name: 'Revoke e2e keeper' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Revoke “e2e keeper”?' }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('rowheader', { name: 'e2e keeper' }).waitFor();
+    expect((await listProjects(key)).status).toBe(200);
+  });
+
   it('creates an API key with the triage scope when asked', async () => {
     await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByLabel('Key name').fill('e2e triager');

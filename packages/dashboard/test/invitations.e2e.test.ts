@@ -13,7 +13,8 @@ import {
 /**
  * Sign-up by invitation in a browser, on the default `SIGNUPS=invite`:
  * the first visitor becomes the operator, makes an invitation link in the dashboard, and a
- * second person accepts it; the link then admits nobody else, and a revoked link nobody.
+ * second person accepts it; the link then admits nobody else, and a revoked link nobody. A
+ * revocation that fails (the link was used meanwhile) says why in its dialog.
  */
 describeBrowser('invitations in a browser', { timeout: 90_000 }, () => {
   let server: TestServer;
@@ -116,7 +117,13 @@ describeBrowser('invitations in a browser', { timeout: 90_000 }, () => {
 
   it('refuses a link the operator revoked', async () => {
     const revoked = await createLink();
-    await operator.getByRole('button', { name: 'Revoke the invitation for anyone' }).click();
+    const revoke = operator.getByRole('button', { name: 'Revoke the invitation for anyone' });
+    // Cancelled first: the link stays pending, and its Revoke button stays.
+    await revoke.click();
+    await operator.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await operator.getByRole('dialog').waitFor({ state: 'hidden' });
+    await expect(revoke.count()).resolves.toBe(1);
+    await revoke.click();
     await operator.getByRole('dialog').getByRole('button', { name: 'Revoke invitation' }).click();
     await operator.locator('[data-status="revoked"]').first().waitFor();
     await operator.screenshot({ path: join(artifacts, 'invitations-page.png') });
@@ -131,5 +138,32 @@ describeBrowser('invitations in a browser', { timeout: 90_000 }, () => {
     } finally {
       await close();
     }
+  });
+
+  it('says in the dialog why a revocation failed: the link was used meanwhile', async () => {
+    const url = await createLink();
+    const { page, close } = await visitor();
+    try {
+      await page.goto(url);
+      await fillSignup(page, 'meanwhile@example.test');
+      await page.getByRole('heading', { name: 'Create your first project' }).waitFor();
+    } finally {
+      await close();
+    }
+
+    // The operator's list still shows the link pending: it was not reloaded.
+    await operator.getByRole('button', { name: 'Revoke the invitation for anyone' }).click();
+    const dialog = operator.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Revoke invitation' }).click();
+    await expect(dialog.getByRole('alert').textContent()).resolves.toContain('already used');
+    // Cancelling forgets the failure: the next attempt starts without it.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await operator.getByRole('button', { name: 'Revoke the invitation for anyone' }).click();
+    await dialog.getByRole('button', { name: 'Revoke invitation' }).waitFor();
+    await expect(dialog.getByRole('alert').count()).resolves.toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await operator.reload();
+    await operator.locator('[data-status="used"]').nth(1).waitFor();
   });
 });

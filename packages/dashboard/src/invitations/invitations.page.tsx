@@ -1,12 +1,13 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { CreatedInvitation, Invitation } from '../api/console.types';
-import { useAction } from '../api/use-action';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
-import { ConfirmDialog } from '../ui/confirm-dialog';
-import { ErrorNotice, Loading } from '../ui/notice';
+import { CreateForm } from '../ui/create-form';
+import { CredentialTable } from '../ui/credential-table';
 import { RelativeTime } from '../ui/relative-time';
+import { RevokeDialog } from '../ui/revoke-dialog';
 import { ShownOnce } from '../ui/shown-once';
+import { useSecretActions } from '../ui/use-secret-actions';
 import { useTitle } from '../ui/use-title';
 
 const EXPIRY_CHOICES = [
@@ -57,34 +58,18 @@ function InvitationsSection() {
   );
   const [email, setEmail] = useState('');
   const [hours, setHours] = useState(7 * 24);
-  const [created, setCreated] = useState<CreatedInvitation | null>(null);
-  const [revoking, setRevoking] = useState<Invitation | null>(null);
-  const creating = useAction();
-  const revocation = useAction();
-  const busy = creating.busy || revocation.busy;
-
-  function create(event: FormEvent) {
-    event.preventDefault();
-    void creating.run(async () => {
+  const actions = useSecretActions<Invitation, CreatedInvitation>({
+    create: () => {
       const trimmed = email.trim();
-      const invitation = await api.post<CreatedInvitation>('/v1/console/invitations', {
+      return api.post<CreatedInvitation>('/v1/console/invitations', {
         ...(trimmed ? { email: trimmed } : {}),
         expires_in_hours: hours,
       });
-      setCreated(invitation);
-      setEmail('');
-      invitations.reload();
-    });
-  }
-
-  function revoke() {
-    if (!revoking) return;
-    void revocation.run(async () => {
-      await api.del(`/v1/console/invitations/${revoking.id}`);
-      setRevoking(null);
-      invitations.reload();
-    });
-  }
+    },
+    revoke: (invitation) => api.del(`/v1/console/invitations/${invitation.id}`),
+    reload: invitations.reload,
+    reset: () => setEmail(''),
+  });
 
   return (
     <section className="card" aria-labelledby="invitations-title">
@@ -95,7 +80,7 @@ function InvitationsSection() {
         Each link admits one account and then stops working. Send it privately: whoever holds it can
         sign up (only with the email below, when you give one).
       </p>
-      <form className="inline-form" onSubmit={create}>
+      <CreateForm actions={actions} submitLabel="Create invitation link">
         <label className="field field-grow">
           <span>Email (optional)</span>
           <input
@@ -120,98 +105,66 @@ function InvitationsSection() {
             ))}
           </select>
         </label>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          Create invitation link
-        </button>
-      </form>
-      <ErrorNotice error={creating.error} />
+      </CreateForm>
 
-      {created && (
+      {actions.created && (
         <ShownOnce
-          value={created.url}
+          value={actions.created.url}
           label="New invitation link"
           testId="new-invitation-link"
           copyLabel="Copy link"
-          onDone={() => setCreated(null)}
+          onDone={actions.dismiss}
         >
           <strong>Copy the link now.</strong> It is shown only this once; Debrief stores only a hash
           of it.
         </ShownOnce>
       )}
 
-      {invitations.error ? (
-        <ErrorNotice error={invitations.error} onRetry={invitations.reload} />
-      ) : !invitations.data ? (
-        <Loading />
-      ) : invitations.data.length === 0 ? (
-        <p className="muted empty-inline">No invitations yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table keys-table">
-            <thead>
-              <tr>
-                <th scope="col">For</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.data.map((invitation) => (
-                <tr key={invitation.id} data-invitation-id={invitation.id}>
-                  <th scope="row">{invitation.email ?? <span className="muted">anyone</span>}</th>
-                  <td>
-                    <span className="invitation-status" data-status={invitation.status}>
-                      {STATUS_LABEL[invitation.status]}
-                    </span>
-                  </td>
-                  <td>
-                    <RelativeTime iso={invitation.created_at} />
-                  </td>
-                  <td>
-                    {invitation.status === 'pending' || invitation.status === 'expired' ? (
-                      <RelativeTime iso={invitation.expires_at} />
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td className="actions">
-                    {invitation.status === 'pending' && (
-                      <button
-                        type="button"
-                        className="button button-small button-danger-outline"
-                        onClick={() => setRevoking(invitation)}
-                        aria-label={`Revoke the invitation for ${invitation.email ?? 'anyone'}`}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <CredentialTable
+        resource={invitations}
+        items={invitations.data ?? []}
+        empty="No invitations yet."
+        columns={[
+          {
+            header: 'For',
+            cell: (invitation) => invitation.email ?? <span className="muted">anyone</span>,
+          },
+          {
+            header: 'Status',
+            cell: (invitation) => (
+              <span className="invitation-status" data-status={invitation.status}>
+                {STATUS_LABEL[invitation.status]}
+              </span>
+            ),
+          },
+          { header: 'Created', cell: (invitation) => <RelativeTime iso={invitation.created_at} /> },
+          { header: 'Expires', cell: (invitation) => <Expiry invitation={invitation} /> },
+        ]}
+        revokeLabel={(invitation) =>
+          invitation.status === 'pending'
+            ? `Revoke the invitation for ${invitation.email ?? 'anyone'}`
+            : null
+        }
+        onRevoke={actions.askRevoke}
+        rowData={(invitation) => ({ 'data-invitation-id': invitation.id })}
+      />
 
-      <ConfirmDialog
-        open={revoking !== null}
+      <RevokeDialog
+        actions={actions}
         title="Revoke this invitation?"
         confirmLabel="Revoke invitation"
-        danger
-        busy={busy}
-        onConfirm={revoke}
-        onCancel={() => {
-          setRevoking(null);
-          revocation.clear();
-        }}
       >
         <p>The link stops working at once. Accounts already made with it stay.</p>
-        <ErrorNotice error={revocation.error} />
-      </ConfirmDialog>
+      </RevokeDialog>
     </section>
+  );
+}
+
+/** When a link stops admitting anyone; a used or revoked one has no such date to show. */
+function Expiry({ invitation }: { invitation: Invitation }) {
+  return invitation.status === 'pending' || invitation.status === 'expired' ? (
+    <RelativeTime iso={invitation.expires_at} />
+  ) : (
+    <span className="muted">—</span>
   );
 }

@@ -1,17 +1,18 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type {
   ConsoleProject,
   CreatedForwardingSecret,
   ForwardingSecret,
 } from '../api/console.types';
-import { useAction } from '../api/use-action';
 import { useResource } from '../api/use-resource';
 import { useSession } from '../session-context';
-import { ConfirmDialog } from '../ui/confirm-dialog';
-import { ErrorNotice, Loading } from '../ui/notice';
+import { CreateForm, NameField } from '../ui/create-form';
+import { CredentialTable } from '../ui/credential-table';
 import { RelativeTime } from '../ui/relative-time';
-import { RevokedList } from '../ui/revoked-list';
+import { RevokeDialog } from '../ui/revoke-dialog';
+import { partitionRevoked, RevokedList } from '../ui/revoked-list';
 import { ShownOnce } from '../ui/shown-once';
+import { useSecretActions } from '../ui/use-secret-actions';
 
 /**
  * Forwarding secrets: a host app that forwards reports for many agents (the Express router)
@@ -23,33 +24,13 @@ export function ForwardingSecretsSection({ project }: { project: ConsoleProject 
   const path = `/v1/console/projects/${project.id}/forwarding-secrets`;
   const secrets = useResource(path, () => api.get<{ secrets: ForwardingSecret[] }>(path));
   const [name, setName] = useState('');
-  const [created, setCreated] = useState<CreatedForwardingSecret | null>(null);
-  const [revoking, setRevoking] = useState<ForwardingSecret | null>(null);
-  const creating = useAction();
-  const revocation = useAction();
-  const busy = creating.busy || revocation.busy;
-
-  function create(event: FormEvent) {
-    event.preventDefault();
-    void creating.run(async () => {
-      setCreated(await api.post<CreatedForwardingSecret>(path, { name: name.trim() }));
-      setName('');
-      secrets.reload();
-    });
-  }
-
-  function revoke() {
-    if (!revoking) return;
-    void revocation.run(async () => {
-      await api.del(`${path}/${revoking.id}`);
-      setRevoking(null);
-      secrets.reload();
-    });
-  }
-
-  const all = secrets.data?.secrets ?? [];
-  const active = all.filter((secret) => !secret.revoked_at);
-  const revoked = all.filter((secret) => secret.revoked_at);
+  const actions = useSecretActions<ForwardingSecret, CreatedForwardingSecret>({
+    create: () => api.post<CreatedForwardingSecret>(path, { name: name.trim() }),
+    revoke: (secret) => api.del(`${path}/${secret.id}`),
+    reload: secrets.reload,
+    reset: () => setName(''),
+  });
+  const { active, revoked } = partitionRevoked(secrets.data?.secrets);
 
   return (
     <section className="card" aria-labelledby="forwarding-title">
@@ -64,104 +45,57 @@ export function ForwardingSecretsSection({ project }: { project: ConsoleProject 
         <code>Debrief-Forwarded-For</code>, and each agent is then limited on its own. Keep it on
         the server: never give it to agents.
       </p>
-      <form className="inline-form" onSubmit={create}>
-        <label className="field field-grow">
-          <span>Secret name</span>
-          <input
-            name="forwarding-secret-name"
-            required
-            maxLength={100}
-            placeholder="e.g. docs site"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </label>
-        <button type="submit" className="button button-primary" disabled={busy || !name.trim()}>
-          Create forwarding secret
-        </button>
-      </form>
-      <ErrorNotice error={creating.error} />
+      <CreateForm
+        actions={actions}
+        submitLabel="Create forwarding secret"
+        ready={name.trim() !== ''}
+      >
+        <NameField
+          label="Secret name"
+          name="forwarding-secret-name"
+          placeholder="e.g. docs site"
+          value={name}
+          onChange={setName}
+        />
+      </CreateForm>
 
-      {created && (
+      {actions.created && (
         <ShownOnce
-          value={created.secret}
+          value={actions.created.secret}
           label="New forwarding secret"
           testId="new-forwarding-secret"
           copyLabel="Copy secret"
-          onDone={() => setCreated(null)}
+          onDone={actions.dismiss}
         >
-          <strong>Copy the forwarding secret “{created.name}” now</strong> into the host app's
-          configuration. It is shown only this once; Debrief stores only a hash of it.
+          <strong>Copy the forwarding secret “{actions.created.name}” now</strong> into the host
+          app's configuration. It is shown only this once; Debrief stores only a hash of it.
         </ShownOnce>
       )}
 
-      {secrets.error ? (
-        <ErrorNotice error={secrets.error} onRetry={secrets.reload} />
-      ) : !secrets.data ? (
-        <Loading />
-      ) : active.length === 0 ? (
-        <p className="muted empty-inline">
-          No forwarding secrets. Agents that send reports themselves need none.
-        </p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table keys-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Secret</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {active.map((secret) => (
-                <tr key={secret.id}>
-                  <th scope="row">{secret.name}</th>
-                  <td>
-                    <code>{secret.prefix}…</code>
-                  </td>
-                  <td>
-                    <RelativeTime iso={secret.created_at} />
-                  </td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="button button-small button-danger-outline"
-                      onClick={() => setRevoking(secret)}
-                      aria-label={`Revoke forwarding secret ${secret.name}`}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <CredentialTable
+        resource={secrets}
+        items={active}
+        empty="No forwarding secrets. Agents that send reports themselves need none."
+        columns={[
+          { header: 'Name', cell: (secret) => secret.name },
+          { header: 'Secret', cell: (secret) => <code>{secret.prefix}…</code> },
+          { header: 'Created', cell: (secret) => <RelativeTime iso={secret.created_at} /> },
+        ]}
+        revokeLabel={(secret) => `Revoke forwarding secret ${secret.name}`}
+        onRevoke={actions.askRevoke}
+      />
       <RevokedList items={revoked} />
 
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke the forwarding secret “${revoking?.name ?? ''}”?`}
+      <RevokeDialog
+        actions={actions}
+        title={`Revoke the forwarding secret “${actions.revoking?.name ?? ''}”?`}
         confirmLabel="Revoke secret"
-        danger
-        busy={busy}
-        onConfirm={revoke}
-        onCancel={() => {
-          setRevoking(null);
-          revocation.clear();
-        }}
       >
         <p>
           A host still sending it gets <code>401 invalid_forwarding_secret</code> from the next
           request on (within 10 seconds on every instance). This cannot be undone.
         </p>
-        <ErrorNotice error={revocation.error} />
-      </ConfirmDialog>
+      </RevokeDialog>
     </section>
   );
 }

@@ -7,6 +7,17 @@ interface Revoked {
   revoked_at: string | null;
 }
 
+/** A list of credentials parted into those still in use and the revoked ones. */
+export function partitionRevoked<Item extends { revoked_at: string | null }>(
+  items: readonly Item[] | undefined,
+): { active: Item[]; revoked: Item[] } {
+  const all = items ?? [];
+  return {
+    active: all.filter((item) => !item.revoked_at),
+    revoked: all.filter((item) => item.revoked_at),
+  };
+}
+
 /** The revoked credentials of a list (API keys, forwarding secrets), folded away under a count. */
 export function RevokedList({ items }: { items: readonly Revoked[] }) {
   if (items.length === 0) return null;
