@@ -39,6 +39,7 @@ export {
 } from './assign.js';
 export { RepeatedReports } from './repeats.js';
 export {
+  centroidOf,
   fingerprint,
   type GroupableReport,
   GroupingKind,
@@ -47,7 +48,6 @@ export {
   mergeRepeats,
   mergeSignatures,
   parseSignature,
-  centroidOf,
   removeFromSignature,
   SIGNATURE_VERSION,
   Signature,

@@ -1,0 +1,186 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import { iso } from '../../db/wire-timestamp.js';
+import {
+  centroidOf,
+  type Signature,
+  serializeSignature,
+  TERMS_VERSION,
+} from '../grouping/index.js';
+import { UNSORTED_KIND } from './group-reports.js';
+import { bumpIssuesVersion, lockGroupingProgress } from './grouping.repository.js';
+import {
+  anyStaleSignature,
+  listRecentIssueReports,
+  listRecentMergeReports,
+  listStaleExemplars,
+  listStaleIssues,
+  listStaleMerges,
+  type RefreshedRow,
+  type RefreshReport,
+  writeRefreshedIssues,
+  writeRefreshedRows,
+} from './signature-refresh.repository.js';
+
+/**
+ * After an upgrade that changed how text becomes terms (the engine's TERMS_VERSION), the
+ * signatures stored under the older rules are made again from their reports: an issue's
+ * centroid (centroidOf over its most recent REFRESH_REPORTS_PER_ISSUE reports), a moved
+ * report's exemplar (its report's fingerprint), and a merge record's (its reports', as the
+ * issue's), each then stamped with TERMS_VERSION. Until then the stale ones are read and used
+ * as they are; a report of a known problem whose wording only the new rules read may meanwhile
+ * open an issue of its own.
+ *
+ * The grouper runs a round between its batches, when no batch is whole (grouper.ts), where the
+ * batches run (the grouping thread, or in process): the engine's work never holds the event
+ * loop of the requests, and never delays a waiting report by more than a round. A round reads
+ * outside any transaction and computes; its writes are one short transaction under the progress
+ * row's lock, taken as a batch takes it (skipped while another instance's grouper holds it), and
+ * counted in `issues_version`, so every grouper's kept candidates (pool-cache.ts) and the SQLite
+ * writer's are read again. An issue is written only if its signature is still the one read
+ * before its reports: one that a report joined meanwhile is left for the next pass, never
+ * written without that report. Each row's signature and stamp change in one statement, so a
+ * crash leaves every row refreshed or still stale, and a restart goes on from the newest stale
+ * issue.
+ */
+
+/**
+ * Reports an issue's signature is made from again, at most: its most recent, so that an issue
+ * of millions costs what one of 500 does. An issue of more weighs its last 500 reports (its
+ * `members` says 500): a centroid of them, which recent reports of the problem resemble most.
+ */
+export const REFRESH_REPORTS_PER_ISSUE = 500;
+/** Reports a round reads at most: the engine's work on them (~0.1–0.5 ms each) runs unbroken. */
+const ROUND_REPORTS = 2_000;
+/** Issues a round looks at, at most. */
+const ROUND_ISSUES = 50;
+/** Moved reports, and merge records, a round refreshes at most. */
+const ROUND_ROWS = 100;
+
+export interface RefreshRound {
+  /** Signatures written by the round. */
+  refreshed: number;
+  /** Nothing stored is older than the engine's rules: the refresh is over, until the next upgrade. */
+  done: boolean;
+}
+
+/**
+ * The refresh of one grouper (one per BatchRunner): where its walk of the stale issues stands,
+ * newest first. A pass walks them all once; one that wrote something, or left an issue that
+ * changed meanwhile, is followed by another, until a pass finds nothing stale.
+ */
+export class SignatureRefresh {
+  /** The walk's position: the last issue id it looked at (null: from the newest). */
+  #before: string | null = null;
+
+  constructor(private readonly version: number = TERMS_VERSION) {}
+
+  async round(db: Kysely<DB>, dialect: Dialect): Promise<RefreshRound> {
+    const issues = await listStaleIssues(db, this.version, this.#before, ROUND_ISSUES);
+    if (issues.length > 0) {
+      const rows: RefreshedRow[] = [];
+      let read = 0;
+      let last = this.#before;
+      for (const issue of issues) {
+        if (read >= ROUND_REPORTS) break;
+        last = issue.id;
+        // The reports of the issue its engine failed on stay apart: it has no signature.
+        if (issue.kind === UNSORTED_KIND) {
+          rows.push({ id: issue.id, read: issue.signature, signature: issue.signature });
+          continue;
+        }
+        const reports = await listRecentIssueReports(
+          db,
+          issue.project_id,
+          issue.id,
+          REFRESH_REPORTS_PER_ISSUE,
+        );
+        read += reports.length;
+        rows.push({
+          id: issue.id,
+          read: issue.signature,
+          signature: remade(reports, issue.signature),
+        });
+      }
+      const written = await this.#write(db, dialect, (trx) =>
+        writeRefreshedIssues(trx, rows, this.version),
+      );
+      // Another instance's grouper held the lock: the same issues next round.
+      if (written !== null) this.#before = last;
+      return { refreshed: written ?? 0, done: false };
+    }
+    // The pass has walked every issue: the moved reports and merge records, then the end.
+    const exemplars = await listStaleExemplars(db, this.version, ROUND_ROWS);
+    const merges = await listStaleMerges(db, this.version, ROUND_ROWS);
+    if (exemplars.length + merges.length > 0) {
+      const moved = exemplars.map(({ id, signature, outcome, tool_name, details }) => ({
+        id,
+        signature:
+          details === null || outcome === null
+            ? signature
+            : madeOr(signature, () => centroidOf([{ outcome, tool_name, details }])),
+      }));
+      const merged: RefreshedRow[] = [];
+      for (const { id, signature } of merges) {
+        const reports = await listRecentMergeReports(db, id, REFRESH_REPORTS_PER_ISSUE);
+        merged.push({ id, signature: remade(reports, signature) });
+      }
+      const written = await this.#write(
+        db,
+        dialect,
+        async (trx) =>
+          (await writeRefreshedRows(trx, 'issue_exemplars', moved, this.version)) +
+          (await writeRefreshedRows(trx, 'issue_merges', merged, this.version)),
+      );
+      return { refreshed: written ?? 0, done: false };
+    }
+    // A pass that left issues stale (one changed while its reports were read) is followed by
+    // another; one that leaves none ends the refresh.
+    this.#before = null;
+    return { refreshed: 0, done: !(await anyStaleSignature(db, this.version)) };
+  }
+
+  /**
+   * The round's writes, in one transaction under the progress row's lock, counted in
+   * `issues_version`; null when another instance's grouper holds the lock (PostgreSQL).
+   */
+  async #write<T>(
+    db: Kysely<DB>,
+    dialect: Dialect,
+    body: (trx: Kysely<DB>) => Promise<T>,
+  ): Promise<T | null> {
+    return db.transaction().execute(async (trx) => {
+      if (!(await lockGroupingProgress(trx, dialect, { wait: false }))) return null;
+      await bumpIssuesVersion(trx);
+      return body(trx);
+    });
+  }
+}
+
+/** The signature `reports` make (newest first, as read), in report order; else `stored`. */
+function remade(reports: readonly RefreshReport[], stored: string): string {
+  const ordered = reports
+    .map((report) => ({ report, at: iso(report.created_at) }))
+    .sort((a, b) => compareOrder(a.at, b.at) || compareOrder(a.report.id, b.report.id))
+    .map(({ report }) => report);
+  return madeOr(stored, () => centroidOf(ordered));
+}
+
+/**
+ * What `make` gives, serialized; `stored` when it gives nothing (no report left: deleted since)
+ * or the engine fails on a report: kept as it is, and stamped, so that the refresh does not
+ * come back to it at every pass.
+ */
+function madeOr(stored: string, make: () => Signature | null): string {
+  try {
+    const signature = make();
+    return signature === null ? stored : serializeSignature(signature);
+  } catch {
+    return stored;
+  }
+}
+
+function compareOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
