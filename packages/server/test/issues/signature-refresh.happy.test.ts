@@ -16,14 +16,12 @@ import {
   fingerprint,
   mergeSignatures,
   parseSignature,
-  type Signature,
   serializeSignature,
   TERMS_VERSION,
 } from '../../src/issues/grouping/index.js';
 import { Grouper } from '../../src/issues/pipeline/grouper.js';
 import { bumpIssuesVersion } from '../../src/issues/pipeline/grouping.repository.js';
 import { SignatureRefresh } from '../../src/issues/pipeline/signature-refresh.js';
-import { writeRefreshedIssues } from '../../src/issues/pipeline/signature-refresh.repository.js';
 import { bearer, call } from '../support/http.js';
 import { issueOf, issuesUrl, submit, triageKey } from '../support/issues-helpers.js';
 
@@ -309,29 +307,53 @@ describe.each(DIALECTS)('refreshing stale grouping signatures on %s', (dialect) 
     }
   });
 
-  it('leaves an issue whose signature changed since its reports were read for the next pass', async () => {
+  it('remakes under the lock an issue a report joined while its reports were read', async () => {
     const { db } = server.ctx;
     const t = await server.tenant();
     const { issues } = await submitAll(server, t, PROBLEM.slice(0, 2));
     const id = issues[0] as string;
-    await makeStale(db, id, STALE(2));
-    const remade: Signature = groupedAfresh(await reportsOf(db, id));
-    const written = await db
-      .transaction()
-      .execute((trx) =>
-        writeRefreshedIssues(
-          trx,
-          [{ id, read: STALE(1), signature: serializeSignature(remade) }],
-          TERMS_VERSION,
-        ),
-      );
-    expect(written).toBe(0);
+    // Stale by its stamp only: a report of the problem still joins it.
+    const current = await db
+      .selectFrom('issues')
+      .select('signature')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await makeStale(db, id, current.signature);
+    const refresh = new SignatureRefresh();
+    const plan = await refresh.plan(db);
+    expect(plan?.rows.map((row) => row.id)).toContain(id);
+    // A report joins the issue between the read of its reports and the write.
+    const joining = await submit(server, t, problem(PROBLEM[2] as string));
+    expect(await issueOf(server, t, joining)).toBe(id);
+    expect(await refresh.apply(db, dialect, plan as NonNullable<typeof plan>)).toMatchObject({
+      refreshed: plan?.rows.length,
+    });
     const row = await db
       .selectFrom('issues')
       .select(['signature', 'terms_version'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ signature: STALE(2), terms_version: 1 });
+    expect(row.terms_version).toBe(TERMS_VERSION);
+    const reports = await reportsOf(db, id);
+    expect(reports.length).toBe(3);
+    expect(parseSignature(row.signature)).toEqual(groupedAfresh(reports));
+  });
+
+  it('remakes an issue of more reports than the bound from its most recent ones', async () => {
+    const { db } = server.ctx;
+    const t = await server.tenant();
+    const { issues } = await submitAll(server, t, PROBLEM);
+    const id = issues[0] as string;
+    await makeStale(db, id, STALE(3));
+    await refreshAll(server, new SignatureRefresh(TERMS_VERSION, 2));
+    const row = await db
+      .selectFrom('issues')
+      .select('signature')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const signature = parseSignature(row.signature);
+    expect(signature.members).toBe(2);
+    expect(signature).toEqual(groupedAfresh((await reportsOf(db, id)).slice(1)));
   });
 });
 

@@ -36,6 +36,19 @@ export async function listStaleIssues(
   return query.orderBy('id', 'desc').limit(limit).execute();
 }
 
+/** An issue as the refresh reads it: what its signature is made from again. */
+export type StaleIssue = Awaited<ReturnType<typeof listStaleIssues>>[number];
+
+/** The issue, if its signature is still older than `version` (read under the lock). */
+export async function findStaleIssue(db: Kysely<DB>, issueId: string, version: number) {
+  return db
+    .selectFrom('issues')
+    .select(['id', 'project_id', 'kind', 'signature'])
+    .where('id', '=', issueId)
+    .where('terms_version', '<', version)
+    .executeTakeFirst();
+}
+
 /** An issue's `limit` most recent reports (through its index of report_issues), newest first. */
 export async function listRecentIssueReports(
   db: Kysely<DB>,
@@ -123,16 +136,16 @@ export interface RefreshedRow {
 
 /**
  * Writes refreshed issue signatures with `version`, a statement each (a round refreshes a few
- * dozen). An issue whose signature is
- * no longer the one read before its reports (a report joined it, triage changed it) is left
- * for a later pass: its new signature would miss what changed. Returns how many were written.
+ * dozen). An issue whose signature is no longer the one read before its reports (a report
+ * joined it, triage changed it) is not written: its new signature would miss what changed.
+ * Returns the ids not written (changed, gone, or already refreshed).
  */
 export async function writeRefreshedIssues(
   trx: Kysely<DB>,
   rows: readonly RefreshedRow[],
   version: number,
-): Promise<number> {
-  let written = 0;
+): Promise<string[]> {
+  const missed: string[] = [];
   for (const row of rows) {
     const result = await trx
       .updateTable('issues')
@@ -141,9 +154,9 @@ export async function writeRefreshedIssues(
       .where('signature', '=', row.read ?? row.signature)
       .where('terms_version', '<', version)
       .executeTakeFirst();
-    written += Number(result.numUpdatedRows);
+    if (Number(result.numUpdatedRows) === 0) missed.push(row.id);
   }
-  return written;
+  return missed;
 }
 
 /** Writes refreshed signatures of moved reports or merge records with `version`. */

@@ -12,6 +12,7 @@ import { UNSORTED_KIND } from './group-reports.js';
 import { bumpIssuesVersion, lockGroupingProgress } from './grouping.repository.js';
 import {
   anyStaleSignature,
+  findStaleIssue,
   listRecentIssueReports,
   listRecentMergeReports,
   listStaleExemplars,
@@ -19,6 +20,7 @@ import {
   listStaleMerges,
   type RefreshedRow,
   type RefreshReport,
+  type StaleIssue,
   writeRefreshedIssues,
   writeRefreshedRows,
 } from './signature-refresh.repository.js';
@@ -38,11 +40,10 @@ import {
  * outside any transaction and computes; its writes are one short transaction under the progress
  * row's lock, taken as a batch takes it (skipped while another instance's grouper holds it), and
  * counted in `issues_version`, so every grouper's kept candidates (pool-cache.ts) and the SQLite
- * writer's are read again. An issue is written only if its signature is still the one read
- * before its reports: one that a report joined meanwhile is left for the next pass, never
- * written without that report. Each row's signature and stamp change in one statement, so a
- * crash leaves every row refreshed or still stale, and a restart goes on from the newest stale
- * issue.
+ * writer's are read again. An issue whose signature changed since its reports were read (a
+ * report joined it meanwhile) is remade again in that transaction, never written without that
+ * report. Each row's signature and stamp change in one statement, so a crash leaves every row
+ * refreshed or still stale, and a restart goes on from the newest stale issue.
  */
 
 /**
@@ -62,6 +63,13 @@ const ROUND_ISSUES = 50;
 /** Moved reports, and merge records, a round refreshes at most. */
 const ROUND_ROWS = 100;
 
+/** Stale issues remade from their reports, to write (SignatureRefresh.apply). */
+export interface IssuePlan {
+  rows: RefreshedRow[];
+  /** The walk's position after them. */
+  last: string | null;
+}
+
 export interface RefreshRound {
   /** Signatures written by the round. */
   refreshed: number;
@@ -71,49 +79,27 @@ export interface RefreshRound {
 
 /**
  * The refresh of one grouper (one per BatchRunner): where its walk of the stale issues stands,
- * newest first. A pass walks them all once; one that wrote something, or left an issue that
- * changed meanwhile, is followed by another, until a pass finds nothing stale.
+ * newest first. A pass walks them all once, then the moved reports and merge records; a pass
+ * after which anything is still stale (made stale behind the walk: triage mixing in a stale
+ * signature, an instance of an older release) is followed by another.
  */
 export class SignatureRefresh {
   /** The walk's position: the last issue id it looked at (null: from the newest). */
   #before: string | null = null;
 
-  constructor(private readonly version: number = TERMS_VERSION) {}
+  /**
+   * `version`: the engine's TERMS_VERSION; `reportsPerIssue`: REFRESH_REPORTS_PER_ISSUE (a test
+   * of the bound passes fewer).
+   */
+  constructor(
+    private readonly version: number = TERMS_VERSION,
+    private readonly reportsPerIssue: number = REFRESH_REPORTS_PER_ISSUE,
+  ) {}
 
+  /** The next part of the refresh: some stale issues, or moved reports and merge records, or its end. */
   async round(db: Kysely<DB>, dialect: Dialect): Promise<RefreshRound> {
-    const issues = await listStaleIssues(db, this.version, this.#before, ROUND_ISSUES);
-    if (issues.length > 0) {
-      const rows: RefreshedRow[] = [];
-      let read = 0;
-      let last = this.#before;
-      for (const issue of issues) {
-        if (read >= ROUND_REPORTS) break;
-        last = issue.id;
-        // The reports of the issue its engine failed on stay apart: it has no signature.
-        if (issue.kind === UNSORTED_KIND) {
-          rows.push({ id: issue.id, read: issue.signature, signature: issue.signature });
-          continue;
-        }
-        const reports = await listRecentIssueReports(
-          db,
-          issue.project_id,
-          issue.id,
-          REFRESH_REPORTS_PER_ISSUE,
-        );
-        read += reports.length;
-        rows.push({
-          id: issue.id,
-          read: issue.signature,
-          signature: remade(reports, issue.signature),
-        });
-      }
-      const written = await this.#write(db, dialect, (trx) =>
-        writeRefreshedIssues(trx, rows, this.version),
-      );
-      // Another instance's grouper held the lock: the same issues next round.
-      if (written !== null) this.#before = last;
-      return { refreshed: written ?? 0, done: false };
-    }
+    const plan = await this.plan(db);
+    if (plan) return this.apply(db, dialect, plan);
     // The pass has walked every issue: the moved reports and merge records, then the end.
     const exemplars = await listStaleExemplars(db, this.version, ROUND_ROWS);
     const merges = await listStaleMerges(db, this.version, ROUND_ROWS);
@@ -127,7 +113,7 @@ export class SignatureRefresh {
       }));
       const merged: RefreshedRow[] = [];
       for (const { id, signature } of merges) {
-        const reports = await listRecentMergeReports(db, id, REFRESH_REPORTS_PER_ISSUE);
+        const reports = await listRecentMergeReports(db, id, this.reportsPerIssue);
         merged.push({ id, signature: remade(reports, signature) });
       }
       const written = await this.#write(
@@ -143,6 +129,74 @@ export class SignatureRefresh {
     // another; one that leaves none ends the refresh.
     this.#before = null;
     return { refreshed: 0, done: !(await anyStaleSignature(db, this.version)) };
+  }
+
+  /**
+   * The walk's next stale issues (REFRESH_REPORTS_PER_ISSUE reports each, ROUND_REPORTS in all),
+   * each remade from its reports as read now, outside any transaction; null at the walk's end.
+   * round() is plan() then apply(), apart for a test that changes an issue between the two.
+   */
+  async plan(db: Kysely<DB>): Promise<IssuePlan | null> {
+    const issues = await listStaleIssues(db, this.version, this.#before, ROUND_ISSUES);
+    if (issues.length === 0) return null;
+    const rows: RefreshedRow[] = [];
+    let read = 0;
+    let last = this.#before;
+    for (const issue of issues) {
+      if (read >= ROUND_REPORTS) break;
+      last = issue.id;
+      const { row, reports } = await this.#remake(db, issue);
+      rows.push(row);
+      read += reports;
+    }
+    return { rows, last };
+  }
+
+  /**
+   * Writes a plan in one transaction under the progress row's lock. An issue that changed since
+   * its reports were read (a report joined it, triage changed it) is remade again there, from
+   * what the transaction reads, which nothing else can change while it holds the lock: one issue
+   * that reports join all the time is refreshed all the same.
+   */
+  async apply(db: Kysely<DB>, dialect: Dialect, plan: IssuePlan): Promise<RefreshRound> {
+    const written = await this.#write(db, dialect, async (trx) => {
+      const changed = await writeRefreshedIssues(trx, plan.rows, this.version);
+      let count = plan.rows.length - changed.length;
+      for (const id of changed) {
+        // Gone, or refreshed by another instance meanwhile: nothing to do.
+        const issue = await findStaleIssue(trx, id, this.version);
+        if (!issue) continue;
+        const { row } = await this.#remake(trx, issue);
+        if ((await writeRefreshedIssues(trx, [row], this.version)).length === 0) count += 1;
+      }
+      return count;
+    });
+    // Another instance's grouper held the lock: the same issues next round.
+    if (written !== null) this.#before = plan.last;
+    return { refreshed: written ?? 0, done: false };
+  }
+
+  /** An issue's signature made from its most recent reports, read in `db`; how many it read. */
+  async #remake(
+    db: Kysely<DB>,
+    issue: StaleIssue,
+  ): Promise<{ row: RefreshedRow; reports: number }> {
+    // The reports the engine failed on stay apart, in an issue without a signature.
+    if (issue.kind === UNSORTED_KIND)
+      return {
+        row: { id: issue.id, read: issue.signature, signature: issue.signature },
+        reports: 0,
+      };
+    const reports = await listRecentIssueReports(
+      db,
+      issue.project_id,
+      issue.id,
+      this.reportsPerIssue,
+    );
+    return {
+      row: { id: issue.id, read: issue.signature, signature: remade(reports, issue.signature) },
+      reports: reports.length,
+    };
   }
 
   /**
