@@ -40,7 +40,10 @@ import {
  * outside any transaction and computes; its writes are one short transaction under the progress
  * row's lock, taken as a batch takes it (skipped while another instance's grouper holds it), and
  * counted in `issues_version`, so every grouper's kept candidates (pool-cache.ts) and the SQLite
- * writer's are read again. An issue whose signature changed since its reports were read (a
+ * writer's are read again (on a SQLite file the writer thread groups arriving reports with
+ * candidates of its own; SQLite's one write lock orders its transactions and the refresh's, and
+ * the bump makes its next one read the refreshed signatures: a cost paid only while a refresh
+ * runs). An issue whose signature changed since its reports were read (a
  * report joined it meanwhile) is remade again in that transaction, never written without that
  * report. Each row's signature and stamp change in one statement, so a crash leaves every row
  * refreshed or still stale, and a restart goes on from the newest stale issue.
