@@ -7,8 +7,17 @@
  * look at that cost, not a judged row).
  */
 import { randomBytes } from 'node:crypto';
-import { fingerprint, serializeSignature } from '../packages/server/src/issues/grouping/index.js';
-import { closeSeedConnection, openSeedConnection, query } from './seed-connection.js';
+import {
+  fingerprint,
+  serializeSignature,
+  TERMS_VERSION,
+} from '../packages/server/src/issues/grouping/index.js';
+import {
+  closeSeedConnection,
+  openSeedConnection,
+  query,
+  stampTermsVersion,
+} from './seed-connection.js';
 
 const SUBJECTS = [
   'export',
@@ -60,6 +69,7 @@ export async function seedNotedIssues(
         ],
       );
     }
+    await stampTermsVersion(conn, [projectId], TERMS_VERSION);
   } finally {
     await closeSeedConnection(conn);
   }

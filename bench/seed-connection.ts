@@ -61,6 +61,40 @@ export async function tableExists(conn: SeedConnection, table: string): Promise<
   return rows.some((row) => row.t !== null);
 }
 
+export async function columnExists(
+  conn: SeedConnection,
+  table: string,
+  column: string,
+): Promise<boolean> {
+  const rows =
+    conn.dialect === 'postgres'
+      ? await query(
+          conn,
+          'select 1 from information_schema.columns where table_name = ? and column_name = ?',
+          [table, column],
+        )
+      : await query(conn, 'select 1 from pragma_table_info(?) where name = ?', [table, column]);
+  return rows.length > 0;
+}
+
+/**
+ * Stamps the seeded issues with the engine's TERMS_VERSION (migration 0035), when the schema has
+ * it: their signatures come from this engine, and unstamped the server's grouper would remake
+ * them all from their reports during the run.
+ */
+export async function stampTermsVersion(
+  conn: SeedConnection,
+  projectIds: readonly string[],
+  version: number,
+): Promise<void> {
+  if (projectIds.length === 0 || !(await columnExists(conn, 'issues', 'terms_version'))) return;
+  await query(
+    conn,
+    `update issues set terms_version = ? where project_id in (${projectIds.map(() => '?').join(', ')})`,
+    [version, ...projectIds],
+  );
+}
+
 export async function closeSeedConnection(conn: SeedConnection): Promise<void> {
   if (conn.dialect === 'postgres') await conn.pg.end();
   else {

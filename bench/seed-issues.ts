@@ -7,9 +7,9 @@
  * are compared with them as with any issue.
  */
 import { randomBytes } from 'node:crypto';
-import { fingerprint } from '../packages/server/src/issues/grouping/index.js';
+import { fingerprint, TERMS_VERSION } from '../packages/server/src/issues/grouping/index.js';
 import { DETAILS } from './seed.js';
-import { query, type SeedConnection, tableExists } from './seed-connection.js';
+import { query, type SeedConnection, stampTermsVersion, tableExists } from './seed-connection.js';
 
 const KIND = `case p.outcome when 'success' then 'success' when 'request' then 'request' else 'problem' end`;
 
@@ -106,6 +106,7 @@ export async function groupSeededReports(
       );
     }
   }
+  await stampTermsVersion(conn, projectIds, TERMS_VERSION);
   await query(conn, 'commit');
   if (conn.dialect === 'postgres') {
     await query(conn, 'vacuum analyze issues');

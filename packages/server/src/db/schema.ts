@@ -150,6 +150,8 @@ export interface IssuesTable {
   agent_note: string | null;
   /** Close reports that opened issues of their own: lowers the grouping bar (migration 0032). */
   near_misses: Generated<number>;
+  /** The engine's TERMS_VERSION its signature was read under (migration 0035). */
+  terms_version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -190,6 +192,8 @@ export interface IssueExemplarsTable {
   tool_name: string | null;
   kind: string;
   signature: string;
+  /** The engine's TERMS_VERSION its signature was read under (migration 0035). */
+  terms_version: Generated<number>;
   report_id: string;
   created_at: Timestamp;
 }
@@ -226,6 +230,8 @@ export interface IssueMergesTable {
   tool_name: string | null;
   kind: string;
   signature: string;
+  /** The engine's TERMS_VERSION its signature was read under (migration 0035). */
+  terms_version: Generated<number>;
   /** The grouping rules the merge sent to the issue it went into: a JSON array of ids. */
   rule_ids: string;
   created_at: Timestamp;

@@ -4,6 +4,7 @@ import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { iso } from '../db/wire-timestamp.js';
 import { withIssue } from '../reports/report.repository.js';
+import { TERMS_VERSION } from './grouping/index.js';
 import { countColumns, type OutcomeCounts } from './issue-counts.js';
 
 /** The SQL of triage and of the issue reads (issues/issue.service.ts). */
@@ -183,7 +184,7 @@ export async function countIssues(
 export async function findIssue(db: Kysely<DB>, projectId: string, issueId: string) {
   return db
     .selectFrom('issues')
-    .select([...ISSUE_COLUMNS, 'signature'])
+    .select([...ISSUE_COLUMNS, 'signature', 'terms_version'])
     .where('project_id', '=', projectId)
     .where('id', '=', issueId)
     .executeTakeFirst();
@@ -312,8 +313,21 @@ export async function setIssueOutcome(trx: Kysely<DB>, issueId: string, outcome:
 }
 
 /** The issue's signature (serialised), what the grouper compares new reports with. */
-export async function setIssueSignature(trx: Kysely<DB>, issueId: string, signature: string) {
-  await trx.updateTable('issues').set({ signature }).where('id', '=', issueId).execute();
+/**
+ * Sets an issue's signature; with `termsVersion`, the engine's TERMS_VERSION it now holds terms
+ * of (the oldest of the signatures it was made from: an older one makes it stale).
+ */
+export async function setIssueSignature(
+  trx: Kysely<DB>,
+  issueId: string,
+  signature: string,
+  termsVersion?: number,
+) {
+  await trx
+    .updateTable('issues')
+    .set(termsVersion === undefined ? { signature } : { signature, terms_version: termsVersion })
+    .where('id', '=', issueId)
+    .execute();
 }
 
 export async function findReportOfProject(db: Kysely<DB>, projectId: string, reportId: string) {
@@ -381,6 +395,8 @@ export async function insertExemplar(
       tool_name: row.toolName,
       kind: row.kind,
       signature: row.signature,
+      // A report's fingerprint, read now.
+      terms_version: TERMS_VERSION,
       report_id: row.reportId,
       created_at: row.now.toISOString(),
     })

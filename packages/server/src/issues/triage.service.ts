@@ -165,7 +165,9 @@ export async function mergeIssue(
       parseSignature(target.signature),
       parseSignature(source.signature),
     );
-    await setIssueSignature(trx, target.id, serializeSignature(signature));
+    // Stale if either was: the grouper's refresh then makes it afresh from its reports.
+    const termsVersion = Math.min(target.terms_version, source.terms_version);
+    await setIssueSignature(trx, target.id, serializeSignature(signature), termsVersion);
     await deleteIssue(trx, source.id);
     const counts = await recountIssue(trx, project.id, target.id, now);
     if (counts) await setIssueOutcome(trx, target.id, dominantOutcome(counts, 'failure'));

@@ -17,9 +17,11 @@
  * lowers its bar (LOWERED_BAR). A `RepeatedReports` per candidate set, told of every
  * placement, answers for a report that repeats an earlier one as `assign` would, without it.
  * Signatures are stored as JSON (`serializeSignature`, `parseSignature`; the `Signature` schema
- * checks one); a change of SIGNATURE_VERSION means stored ones should be recomputed from their
- * reports. `likeness(signature, issue)` scores how alike two signatures are, with the reason,
- * by the rules assign uses (for a "similar issues" list). This is the engine's one entry, and
+ * checks one). SIGNATURE_VERSION is the JSON's shape; TERMS_VERSION the rules that turn text
+ * into terms: store it beside every signature, and one stored under an older TERMS_VERSION is
+ * recomputed from its reports (`centroidOf`, a report's with `fingerprint`); it is still read,
+ * and used, until then. `likeness(signature, issue)` scores how alike two signatures are, with
+ * the reason, by the rules assign uses (for a "similar issues" list). This is the engine's one entry, and
  * these are its names: storage, the pipeline (issues/pipeline/) and triage call them as they are.
  */
 export {
@@ -37,6 +39,7 @@ export {
 } from './assign.js';
 export { RepeatedReports } from './repeats.js';
 export {
+  centroidOf,
   fingerprint,
   type GroupableReport,
   GroupingKind,
@@ -49,6 +52,7 @@ export {
   SIGNATURE_VERSION,
   Signature,
   serializeSignature,
+  TERMS_VERSION,
 } from './signature.js';
 export { type Likeness, likeness } from './similarity.js';
 export { TITLE_MAX_LENGTH, titleFor } from './title.js';

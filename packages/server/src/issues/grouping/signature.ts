@@ -17,7 +17,18 @@ export interface GroupableReport {
   readonly metadata?: Readonly<Record<string, unknown>> | null;
 }
 
+/** The shape of a stored signature (its JSON fields): the `version` it carries. */
 export const SIGNATURE_VERSION = 1;
+/**
+ * The rules that turn a text into terms (normalise.ts, stemming.ts, the vocabularies, the
+ * stop-word and stemmer packages): bumped whenever the terms any text gives change, so that
+ * the signatures stored under older rules are recomputed from their reports (the grouper's
+ * refresh, issues/pipeline/signature-refresh.ts). Not in the signature's JSON: a centroid is a
+ * sum of reports, and one whose reports were read under two rules is stale all the same; the
+ * stamp is stored beside it (migration 0035). test/issues/grouping/terms-version.happy.test.ts
+ * fails when the corpus's terms change and this does not.
+ */
+export const TERMS_VERSION = 2;
 /** An issue keeps its most frequent terms only, so its signature stays a few KB however large it grows. */
 export const MAX_ISSUE_TERMS = 240;
 
@@ -247,6 +258,32 @@ function addedWithin(
   for (const term of Object.keys(more))
     sum[term] = (sum[term] as number) + (more[term] as number) * times;
   return sum;
+}
+
+/**
+ * An issue's signature made afresh from its reports, in report order (oldest first): what
+ * grouping them one by one gives it (fingerprint, then mergeSignatures), a run of reports
+ * with one text merged at once (mergeRepeats). Null for no reports.
+ */
+export function centroidOf(reports: readonly GroupableReport[]): Signature | null {
+  let centroid: Signature | null = null;
+  let run: Signature | null = null;
+  let times = 0;
+  for (const report of reports) {
+    const signature = fingerprint(report);
+    if (centroid === null) {
+      centroid = signature;
+      continue;
+    }
+    if (signature === run) {
+      times += 1;
+      continue;
+    }
+    if (run !== null) centroid = mergeRepeats(centroid, run, times);
+    run = signature;
+    times = 1;
+  }
+  return centroid !== null && run !== null ? mergeRepeats(centroid, run, times) : centroid;
 }
 
 /**

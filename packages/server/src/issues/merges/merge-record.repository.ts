@@ -17,6 +17,7 @@ export interface MergedIssueRow {
   tool_name: string | null;
   kind: string;
   signature: string;
+  terms_version: number;
   note: string | null;
   created_at: string | Date;
 }
@@ -48,6 +49,7 @@ export async function recordMerge(
       tool_name: source.tool_name,
       kind: source.kind,
       signature: source.signature,
+      terms_version: source.terms_version,
       rule_ids: JSON.stringify(ruleIds),
       created_at: iso(source.created_at),
       merged_at: now.toISOString(),
@@ -126,6 +128,7 @@ export async function restoreIssue(trx: Kysely<DB>, merge: MergeRecord, now: Dat
       tool_name: merge.tool_name,
       kind: merge.kind,
       signature: merge.signature,
+      terms_version: merge.terms_version,
       outcome: 'failure',
       report_count: 0,
       count_success: 0,

@@ -92,6 +92,8 @@ export async function unmergeIssue(
     const chosen = named ? merges.filter((m) => named.includes(m.issue_id)) : merges;
     const now = new Date();
     let signature: Signature | null = parseSignature(target.signature);
+    // What is taken away was read under the oldest rules of the two: stale if either was.
+    let termsVersion = target.terms_version;
     const back: string[] = [];
     for (const merge of chosen) {
       await restoreIssue(trx, merge, now);
@@ -115,11 +117,14 @@ export async function unmergeIssue(
       } else await deleteIssue(trx, merge.issue_id);
       // An "unsorted" issue stores no signature (null): nothing to take away then.
       const mergedSignature = parseSignature(merge.signature);
-      if (signature && mergedSignature)
+      if (signature && mergedSignature) {
         signature = removeFromSignature(signature, mergedSignature) ?? signature;
+        termsVersion = Math.min(termsVersion, merge.terms_version);
+      }
       await deleteMergeRecord(trx, merge.id);
     }
-    if (signature) await setIssueSignature(trx, target.id, serializeSignature(signature));
+    if (signature)
+      await setIssueSignature(trx, target.id, serializeSignature(signature), termsVersion);
     const counts = await recountIssue(trx, project.id, target.id, now);
     if (counts) await setIssueOutcome(trx, target.id, dominantOutcome(counts, 'failure'));
     return back;

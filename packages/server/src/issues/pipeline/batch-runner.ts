@@ -5,6 +5,7 @@ import type { IssueChangeHook } from '../issue-announcements.js';
 import { type BatchResult, DEFAULT_ENGINE, groupBatch } from './group-batch.js';
 import { anyReportWaiting, type WaitingScan } from './grouping-queue.js';
 import { PoolCache } from './pool-cache.js';
+import { type RefreshRound, SignatureRefresh } from './signature-refresh.js';
 import { KnownInputs, type StoredBatch } from './stored-inputs.js';
 
 /** Where the grouper's batches run: in this thread, or in a thread of their own. */
@@ -15,6 +16,11 @@ export interface BatchRunner {
    * need not read back (stored-inputs.ts).
    */
   group(limit: number, now: Date, stored?: readonly StoredBatch[]): Promise<BatchResult>;
+  /**
+   * A round of the refresh of signatures stored under older term rules (signature-refresh.ts),
+   * between batches: what it wrote, and whether nothing stale is left.
+   */
+  refresh(): Promise<RefreshRound>;
   close(): Promise<void>;
 }
 
@@ -41,6 +47,7 @@ export function inProcessBatches(
 ): BatchRunner {
   const cache = new PoolCache();
   const known = new KnownInputs();
+  const refresh = new SignatureRefresh();
   let fullScanAt = 0;
   /** The last batch was whole: more reports are likely waiting. */
   let whole = false;
@@ -75,6 +82,8 @@ export function inProcessBatches(
         throw error;
       }
     },
+    // Its writes bump the issues version: this runner's kept candidates are read again.
+    refresh: () => refresh.round(db, dialect),
     close: async () => {},
   };
 }

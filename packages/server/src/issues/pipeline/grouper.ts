@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { ReportSubmission, SubmissionOutcome } from '../../reports/write-path/index.js';
+import { TERMS_VERSION } from '../grouping/index.js';
 import { announceIssueChanges, type IssueChangeHook } from '../issue-announcements.js';
 import { type BatchRunner, inProcessBatches } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
@@ -78,6 +79,13 @@ const MAX_HANDED_CHARS = 8_000_000;
  */
 const CATCH_UP_AFTER_MS = 1_000;
 const CATCH_UP_PAUSE = 1 / 3;
+/**
+ * How long after a refresh of stale signatures ended (signature-refresh.ts) the grouper looks
+ * again. Stale rows appear after an upgrade, which restarts it; else only from an instance of
+ * an older release still writing during a rolling upgrade, or triage mixing a stale signature
+ * into a fresh one while a refresh runs.
+ */
+const REFRESH_RECHECK_MS = 10 * 60_000;
 
 /**
  * The background grouper. On a SQLite file the report writer groups reports as it
@@ -107,6 +115,10 @@ export class Grouper {
   /** What the write path stored since the last round, for the next batch (stored()). */
   private handed: StoredBatch[] = [];
   private handedChars = 0;
+  /** When the next round of the signature refresh may run (after a whole refresh, or a failure). */
+  private refreshAt = 0;
+  /** The refresh under way: signatures written so far, and when it began. */
+  private refreshing: { written: number; since: number } | null = null;
 
   constructor(
     private readonly deps: GrouperDeps,
@@ -216,12 +228,51 @@ export class Grouper {
       if (grouped >= this.batchSize) {
         const behind = this.lastWaitMs > CATCH_UP_AFTER_MS;
         await this.pause((Date.now() - started) * (behind ? CATCH_UP_PAUSE : 1));
-      } else
+      } else {
+        // No report waits for a whole batch: a round of the refresh, if one is under way.
+        if (failures === 0) await this.refreshSignatures();
         await this.pause(
           failures > 0
             ? Math.min(MAX_BACKOFF_MS, this.intervalMs * 2 ** failures)
             : this.intervalMs,
         );
+      }
+    }
+  }
+
+  /**
+   * A round of the refresh of signatures stored under older term rules, where the batches run
+   * (signature-refresh.ts). Says when a refresh begins and ends; never rejects.
+   */
+  async refreshSignatures(): Promise<void> {
+    if (Date.now() < this.refreshAt) return;
+    const { log } = this.deps;
+    try {
+      const round = await this.batches.refresh();
+      if (round.refreshed > 0 && this.refreshing === null) {
+        this.refreshing = { written: 0, since: Date.now() };
+        log.info(
+          { termsVersion: TERMS_VERSION },
+          'refreshing the grouping signatures stored under older term rules, from their reports, between batches',
+        );
+      }
+      if (this.refreshing) this.refreshing.written += round.refreshed;
+      if (!round.done) return;
+      if (this.refreshing) {
+        log.info(
+          {
+            termsVersion: TERMS_VERSION,
+            refreshed: this.refreshing.written,
+            ms: Date.now() - this.refreshing.since,
+          },
+          'refreshed the grouping signatures stored under older term rules',
+        );
+      }
+      this.refreshing = null;
+      this.refreshAt = Date.now() + REFRESH_RECHECK_MS;
+    } catch (error) {
+      this.refreshAt = Date.now() + MAX_BACKOFF_MS;
+      log.warn({ err: error }, 'refreshing stale grouping signatures failed; retrying');
     }
   }
 

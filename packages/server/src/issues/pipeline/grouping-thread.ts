@@ -3,17 +3,20 @@ import { errorWithCode } from '../../errors/storage-fault.js';
 import { startWorker } from '../../start-worker.js';
 import type { BatchRunner } from './batch-runner.js';
 import type { BatchResult } from './group-batch.js';
+import type { RefreshRound } from './signature-refresh.js';
 import type { StoredBatch } from './stored-inputs.js';
 
 /** What the server's thread posts to the grouping thread. */
 export type ToGroupingThread =
   | { type: 'group'; id: number; limit: number; now: string; stored: readonly StoredBatch[] }
+  | { type: 'refresh'; id: number }
   | { type: 'close' };
 
 /** What the grouping thread answers. */
 export type FromGroupingThread =
   | { type: 'ready' }
   | { type: 'grouped'; id: number; result: BatchResult }
+  | { type: 'refreshed'; id: number; result: RefreshRound }
   | { type: 'failed'; id: number; error: string; code: string | null };
 
 export interface GroupingThreadData {
@@ -25,7 +28,8 @@ export interface GroupingThreadData {
 export type StartGroupingThread = (data: GroupingThreadData) => Worker;
 
 interface Waiting {
-  resolve(result: BatchResult): void;
+  /** With the answer's result: a batch's, or a refresh round's (the request's kind, by its id). */
+  resolve(result: BatchResult | RefreshRound): void;
   reject(error: unknown): void;
 }
 
@@ -72,7 +76,7 @@ export function startGroupingThread(
       if (message.type === 'ready') return started();
       const w = waiting.get(message.id);
       waiting.delete(message.id);
-      if (message.type === 'grouped') w?.resolve(message.result);
+      if (message.type === 'grouped' || message.type === 'refreshed') w?.resolve(message.result);
       else w?.reject(errorWithCode(message.error, message.code));
     });
     thread.on('error', end);
@@ -80,26 +84,26 @@ export function startGroupingThread(
     return thread;
   }
 
+  /** Posts a request to the thread (started anew if need be); resolves with its answer. */
+  function ask<T extends BatchResult | RefreshRound>(
+    request: (id: number) => ToGroupingThread,
+  ): Promise<T> {
+    worker ??= spawn();
+    const thread = worker;
+    const id = ++nextId;
+    return new Promise<T>((resolve, reject) => {
+      waitingOn.get(thread)?.set(id, { resolve: resolve as Waiting['resolve'], reject });
+      thread.postMessage(request(id));
+    });
+  }
+
   worker = spawn();
   return {
     /** Resolves once the thread has its connection; rejects with why it could not. */
     ready: () => ready,
-    group(limit, now, stored = []) {
-      worker ??= spawn();
-      const thread = worker;
-      const id = ++nextId;
-      const message: ToGroupingThread = {
-        type: 'group',
-        id,
-        limit,
-        now: now.toISOString(),
-        stored,
-      };
-      return new Promise<BatchResult>((resolve, reject) => {
-        waitingOn.get(thread)?.set(id, { resolve, reject });
-        thread.postMessage(message);
-      });
-    },
+    group: (limit, now, stored = []) =>
+      ask<BatchResult>((id) => ({ type: 'group', id, limit, now: now.toISOString(), stored })),
+    refresh: () => ask<RefreshRound>((id) => ({ type: 'refresh', id })),
     async close() {
       const thread = worker;
       worker = null;

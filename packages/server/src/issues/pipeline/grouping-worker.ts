@@ -40,8 +40,14 @@ export async function runGroupingThread(onChanges?: IssueChangeHook): Promise<vo
     }
     let reply: FromGroupingThread;
     try {
-      const result = await batches.group(message.limit, new Date(message.now), message.stored);
-      reply = { type: 'grouped', id: message.id, result };
+      reply =
+        message.type === 'refresh'
+          ? { type: 'refreshed', id: message.id, result: await batches.refresh() }
+          : {
+              type: 'grouped',
+              id: message.id,
+              result: await batches.group(message.limit, new Date(message.now), message.stored),
+            };
     } catch (error) {
       reply = {
         type: 'failed',

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import { TERMS_VERSION } from '../grouping/index.js';
 import { countColumns, type OutcomeCounts } from '../issue-counts.js';
 
 /**
@@ -219,6 +220,8 @@ export async function insertIssues(trx: Kysely<DB>, issues: readonly NewIssue[])
         tool_name: issue.toolName,
         kind: issue.kind,
         signature: issue.signature,
+        // A report's fingerprint, read now (or none: an "unsorted" issue's).
+        terms_version: TERMS_VERSION,
         outcome: issue.outcome,
         report_count: 0,
         count_success: 0,

@@ -17,7 +17,8 @@ import { type StartGroupingThread, startGroupingThread } from './grouping-thread
  * their own: grouping-thread.ts, grouping-worker.ts; or in process: batch-runner.ts), a batch's
  * transaction (group-batch.ts) over the queue of waiting reports (grouping-queue.ts) and what the
  * write path handed over (stored-inputs.ts), the engine's run over a batch (group-reports.ts,
- * working-issue.ts, pool-cache.ts) and its SQL (grouping.repository.ts).
+ * working-issue.ts, pool-cache.ts) and its SQL (grouping.repository.ts); between batches, where
+ * they run, the refresh of signatures stored under older term rules (signature-refresh.ts).
  */
 
 export { createArrivalGrouper } from './group-batch.js';
