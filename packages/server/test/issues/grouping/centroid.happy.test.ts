@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CORPUS_PATH, DEV2_PATH, loadCorpus } from '../../../scripts/grouping-evaluation.js';
 import {
   centroidOf,
   fingerprint,
@@ -14,10 +14,7 @@ import {
  * them one by one gives: the same JSON, with runs of one text merged at once, and past
  * MAX_ISSUE_TERMS where terms are dropped.
  */
-const corpus = readFileSync(new URL('../../fixtures/terms-corpus.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as GroupableReport);
+const corpus: GroupableReport[] = [...loadCorpus(CORPUS_PATH), ...loadCorpus(DEV2_PATH)];
 
 const oneByOne = (reports: readonly GroupableReport[]) =>
   reports.map((report) => fingerprint(report)).reduce(mergeSignatures);
