@@ -37,6 +37,7 @@ import { toolUsageMigration } from './migrations/0030-tool-usage.js';
 import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets.js';
 import { issueNearMissesMigration } from './migrations/0032-issue-near-misses.js';
 import { notificationRecipientsMigration } from './migrations/0034-notification-recipients.js';
+import { issueDaysMigration } from './migrations/0036-issue-days.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -74,6 +75,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0031-forwarding-secrets': forwardingSecretsMigration(db.dialect),
     '0032-issue-near-misses': issueNearMissesMigration(),
     '0034-notification-recipients': notificationRecipientsMigration(),
+    '0036-issue-days': issueDaysMigration(db.dialect),
   };
 }
 
