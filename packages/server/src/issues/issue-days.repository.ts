@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import { type DB, toDate } from '../db/schema.js';
 import { iso } from '../db/wire-timestamp.js';
+import { DAY_MS } from '../time/utc-time.js';
 
 /**
  * Reports per issue and UTC day (`issue_days`, migration 0036), kept equal to counting the
@@ -15,27 +16,69 @@ export function utcDayOf(at: Date | string): string {
   return iso(at).slice(0, 10);
 }
 
+interface TallyRow {
+  issueId: string;
+  projectId: string;
+  day: string;
+  n: number;
+}
+
 /**
  * Changes to reports per issue and day, summed in memory before they are written: a grouping
- * batch of a thousand reports is a few issues over a day or two, so a few rows.
+ * batch of a thousand reports is a few issues over a day or two, so a few rows. Reports come in
+ * runs of one issue and day (report order, agents repeating themselves), so a report like the
+ * one before costs a comparison: the grouper adds every report it places.
  */
 export class IssueDayTally {
-  readonly #rows = new Map<
-    string,
-    { issueId: string; projectId: string; day: string; n: number }
-  >();
+  /** Issue → day → its row. */
+  readonly #rows = new Map<string, Map<string, TallyRow>>();
+  #last: TallyRow | undefined;
+  /** The UTC day last computed from a Date (PostgreSQL's times), and the span it covers. */
+  #dayText = '';
+  #dayStart = 0;
+  #dayEnd = 0;
 
   /** `n` reports (negative: taken away) of `issueId` stored at `at`. */
   add(issueId: string, projectId: string, at: Date | string, n = 1): void {
-    const day = utcDayOf(at);
-    const key = `${issueId}\u0000${day}`;
-    const row = this.#rows.get(key);
+    const day = this.#dayOf(at);
+    const last = this.#last;
+    if (last !== undefined && last.issueId === issueId && last.day === day) {
+      last.n += n;
+      return;
+    }
+    let days = this.#rows.get(issueId);
+    if (!days) {
+      days = new Map();
+      this.#rows.set(issueId, days);
+    }
+    let row = days.get(day);
     if (row) row.n += n;
-    else this.#rows.set(key, { issueId, projectId, day, n });
+    else {
+      row = { issueId, projectId, day, n };
+      days.set(day, row);
+    }
+    this.#last = row;
   }
 
-  rows() {
-    return [...this.#rows.values()].filter((row) => row.n !== 0);
+  #dayOf(at: Date | string): string {
+    // SQLite's stored text (Date.toISOString()'s) starts with its UTC day.
+    if (typeof at === 'string' && at.length === 24 && at.charCodeAt(23) === 90) {
+      return at.slice(0, 10);
+    }
+    const ms = toDate(at).getTime();
+    if (ms < this.#dayStart || ms >= this.#dayEnd) {
+      this.#dayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+      this.#dayEnd = this.#dayStart + DAY_MS;
+      this.#dayText = new Date(this.#dayStart).toISOString().slice(0, 10);
+    }
+    return this.#dayText;
+  }
+
+  rows(): TallyRow[] {
+    const rows: TallyRow[] = [];
+    for (const days of this.#rows.values())
+      for (const row of days.values()) if (row.n !== 0) rows.push(row);
+    return rows;
   }
 }
 
