@@ -3,7 +3,7 @@
  * long before a project reached a million reports: one issue per project, tool and kind
  * (success, problem, request), each report naming its issue. Without it the server starts on
  * two million ungrouped reports, and the read rows measured its grouper catching up instead of
- * the reads. The issues' signatures come from the real engine, so reports sent during the run
+ * the reads. Their counts per issue and day (`issue_days`) are filled from the placements. The issues' signatures come from the real engine, so reports sent during the run
  * are compared with them as with any issue.
  */
 import { randomBytes } from 'node:crypto';
@@ -107,10 +107,30 @@ export async function groupSeededReports(
     }
   }
   await stampTermsVersion(conn, projectIds, TERMS_VERSION);
+  // Their reports per issue and UTC day (migration 0036), as the grouper keeps them.
+  const days = await tableExists(conn, 'issue_days');
+  if (days) {
+    const day =
+      conn.dialect === 'postgres'
+        ? `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`
+        : 'substr(created_at, 1, 10)';
+    for (const projectId of projectIds) {
+      await query(conn, 'delete from issue_days where project_id = ?', [projectId]);
+      await query(
+        conn,
+        `insert into issue_days (issue_id, day, project_id, count)
+         select issue_id, ${day}, project_id, count(*) from report_issues
+         where project_id = ? and issue_id is not null
+         group by project_id, issue_id, ${day}`,
+        [projectId],
+      );
+    }
+  }
   await query(conn, 'commit');
   if (conn.dialect === 'postgres') {
     await query(conn, 'vacuum analyze issues');
     if (narrow) await query(conn, 'vacuum analyze report_issues');
+    if (days) await query(conn, 'vacuum analyze issue_days');
   }
   return true;
 }

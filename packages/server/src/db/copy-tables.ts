@@ -60,8 +60,10 @@ export const TABLE_PLAN: readonly TablePlan[] = [
   { table: 'similar_rejections', action: 'copy' },
   { table: 'issue_activity', action: 'copy' },
   { table: 'reports', action: 'copy' },
-  // Each placed report's issue (migration 0017), and the reports waiting for one (0019).
+  // Each placed report's issue (migration 0017), their count per issue and day (0036), and the
+  // reports waiting for one (0019).
   { table: 'report_issues', action: 'copy' },
+  { table: 'issue_days', action: 'copy' },
   { table: 'grouping_queue', action: 'copy' },
   // Mutes and unsubscribes are the users' choices; marks keep events from firing twice.
   { table: 'notification_mutes', action: 'copy' },

@@ -38,6 +38,7 @@ import { forwardingSecretsMigration } from './migrations/0031-forwarding-secrets
 import { issueNearMissesMigration } from './migrations/0032-issue-near-misses.js';
 import { notificationRecipientsMigration } from './migrations/0034-notification-recipients.js';
 import { termsVersionMigration } from './migrations/0035-terms-version.js';
+import { issueDaysMigration } from './migrations/0036-issue-days.js';
 
 /**
  * Every migration, in order. Names sort; add new ones at the end as `000N-what` in
@@ -76,6 +77,7 @@ export function migrations(db: Database): Record<string, Migration> {
     '0032-issue-near-misses': issueNearMissesMigration(),
     '0034-notification-recipients': notificationRecipientsMigration(),
     '0035-terms-version': termsVersionMigration(),
+    '0036-issue-days': issueDaysMigration(db.dialect),
   };
 }
 

@@ -13,7 +13,8 @@ import { ROLLUP_GRAINS } from '../reports/report-rollup-key.js';
  * connection, so a burst of slow report reads never queues an API-key check or the ingest
  * path's key lookup behind them, and the writer's own key and quota lookups never wait on the
  * barrier they are part of. A table the writer fills belongs in this list, unless, like
- * `report_outcome_counts` (migration 0018), it is only ever read by key, a few rows at a time:
+ * `report_outcome_counts` (migration 0018) and `issue_days` (0036, written with the issues it
+ * counts, which are read here too), it is only ever read by key, a few rows at a time:
  * the writer commits its counters with the reports they count (the SQLite inbox defers only the
  * reports' own rows), so such a read needs no barrier, and on the main connection it costs
  * a few µs where a reader process's round trip costs both processes a wake-up, a write and a

@@ -121,6 +121,18 @@ export interface ReportIssuesTable {
   issue_reason: string | null;
 }
 
+/**
+ * Reports per issue and UTC day (migration 0036): the issue's rows of `report_issues` counted,
+ * kept in the transaction of each write of them (issues/issue-days.repository.ts).
+ */
+export interface IssueDaysTable {
+  issue_id: string;
+  /** The UTC date, `YYYY-MM-DD`. */
+  day: string;
+  project_id: string;
+  count: number;
+}
+
 /** The problems behind a project's reports (migration 0013). */
 export interface IssuesTable {
   id: string;
@@ -435,6 +447,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_issues: ReportIssuesTable;
+  issue_days: IssueDaysTable;
   grouping_queue: GroupingQueueTable;
   usage_counters: UsageCountersTable;
   project_usage: ProjectUsageTable;

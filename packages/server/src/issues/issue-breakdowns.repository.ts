@@ -5,10 +5,10 @@ import { byCodePoint } from '../reports/report.repository.js';
 import { issueReports } from './issue.repository.js';
 
 /**
- * The breakdowns of an issue's page: its reports counted by source, by day, and by what their
- * metadata says (the model, the agent client with its version). Integrations fill
- * `client_name` and `client_version` (@debrief/mcp from the MCP client's own), and agents often
- * name their `model`. Null: reports that say nothing.
+ * The breakdowns of an issue's page: its reports counted by source and by what their metadata
+ * says (the model, the agent client with its version). Integrations fill `client_name` and
+ * `client_version` (@debrief/mcp from the MCP client's own), and agents often name their
+ * `model`. Null: reports that say nothing. Its reports per day: issue-days.repository.ts.
  */
 
 function metadataText(dialect: Dialect, key: string): RawBuilder<string | null> {
@@ -61,66 +61,6 @@ export async function countIssueClients(
     client: row.client === null ? null : String(row.client),
     count: Number(row.n),
   }));
-}
-
-function utcDay(dialect: Dialect): RawBuilder<string> {
-  return dialect === 'postgres'
-    ? sql<string>`to_char(report_issues.created_at at time zone 'UTC', 'YYYY-MM-DD')`
-    : sql<string>`substr(report_issues.created_at, 1, 10)`;
-}
-
-/** Reports of an issue per UTC day since `from`, oldest first. */
-export async function countIssueDays(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  projectId: string,
-  issueId: string,
-  from: Date,
-) {
-  const day = utcDay(dialect);
-  const rows = await db
-    .selectFrom('report_issues')
-    .select((eb) => [day.as('day'), eb.fn.countAll<number | string>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('issue_id', '=', issueId)
-    .where('created_at', '>=', from.toISOString())
-    .groupBy(day)
-    .orderBy(day)
-    .execute();
-  return rows.map((row) => ({ day: String(row.day), count: Number(row.n) }));
-}
-
-/**
- * Reports of each of `issueIds` per UTC day since `from`, in one query for a page of the list:
- * issue id → its days that had reports, oldest first. Issues without any are absent.
- */
-export async function countDaysOfIssues(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  projectId: string,
-  issueIds: readonly string[],
-  from: Date,
-): Promise<Map<string, { day: string; count: number }[]>> {
-  const byIssue = new Map<string, { day: string; count: number }[]>();
-  if (issueIds.length === 0) return byIssue;
-  const day = utcDay(dialect);
-  const rows = await db
-    .selectFrom('report_issues')
-    .select((eb) => ['issue_id', day.as('day'), eb.fn.countAll<number | string>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('issue_id', 'in', issueIds)
-    .where('created_at', '>=', from.toISOString())
-    .groupBy(['issue_id', day])
-    .orderBy('issue_id')
-    .orderBy(day)
-    .execute();
-  for (const row of rows) {
-    if (row.issue_id === null) continue;
-    const days = byIssue.get(row.issue_id) ?? [];
-    days.push({ day: String(row.day), count: Number(row.n) });
-    byIssue.set(row.issue_id, days);
-  }
-  return byIssue;
 }
 
 const text = (value: unknown) => (value === null || value === undefined ? null : String(value));

@@ -15,14 +15,13 @@ import { DAY_MS, startOfUtcDay } from '../time/utc-time.js';
 import { countIssues, findIssue, listIssuesPage } from './issue.repository.js';
 import { listIssueActivity } from './issue-activity.repository.js';
 import {
-  countDaysOfIssues,
   countIssueClients,
   countIssueClientVersions,
-  countIssueDays,
   countIssueModels,
   countIssueSources,
 } from './issue-breakdowns.repository.js';
 import { countsOfRow } from './issue-counts.js';
+import { countDaysOfIssues, countIssueDays } from './issue-days.repository.js';
 
 import { countIssuesInRange, listIssuesInRange } from './issue-range.repository.js';
 import { toIssueSummary } from './issue-wire.js';
@@ -82,7 +81,7 @@ export async function listIssues(
   const trendSince = new Date(startOfUtcDay(now - (ISSUE_TREND_DAYS - 1) * DAY_MS));
   const [muted, trends] = await Promise.all([
     mutedIssueIds(ctx.db, project.id, ids, new Date(now)),
-    countDaysOfIssues(ctx.db, ctx.database.dialect, project.id, ids, trendSince),
+    countDaysOfIssues(ctx.db, project.id, ids, trendSince),
   ]);
   return {
     project: { id: project.id, name: project.name },
@@ -113,7 +112,7 @@ export async function getIssue(
     countIssueClients(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
     countIssueModels(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
     countIssueClientVersions(ctx.db, dialect, project.id, row.id, BREAKDOWN_LIMIT),
-    countIssueDays(ctx.db, dialect, project.id, row.id, since),
+    countIssueDays(ctx.db, project.id, row.id, since),
   ]);
   return {
     ...toIssueSummary(row),

@@ -6,6 +6,12 @@ import { iso } from '../db/wire-timestamp.js';
 import { withIssue } from '../reports/report.repository.js';
 import { TERMS_VERSION } from './grouping/index.js';
 import { countColumns, type OutcomeCounts } from './issue-counts.js';
+import {
+  addIssueDays,
+  deleteIssueDays,
+  IssueDayTally,
+  moveIssueDays,
+} from './issue-days.repository.js';
 
 /** The SQL of triage and of the issue reads (issues/issue.service.ts). */
 
@@ -233,7 +239,10 @@ export async function updateIssueFields(
     .execute();
 }
 
-/** Every report of `fromId` joins `intoId`, and the moves remembered for it follow. */
+/**
+ * Every report of `fromId` joins `intoId`, with its days (issue-days.repository.ts), and the
+ * moves remembered for it follow.
+ */
 export async function moveIssueMembers(
   trx: Kysely<DB>,
   projectId: string,
@@ -246,6 +255,7 @@ export async function moveIssueMembers(
     .where('project_id', '=', projectId)
     .where('issue_id', '=', fromId)
     .execute();
+  await moveIssueDays(trx, fromId, intoId);
   await trx
     .updateTable('issue_exemplars')
     .set({ issue_id: intoId })
@@ -253,7 +263,9 @@ export async function moveIssueMembers(
     .execute();
 }
 
+/** Deletes an issue that has no report left (merged away, or its last report moved out). */
 export async function deleteIssue(trx: Kysely<DB>, issueId: string): Promise<void> {
+  await deleteIssueDays(trx, issueId);
   await trx.deleteFrom('issue_exemplars').where('issue_id', '=', issueId).execute();
   await trx.deleteFrom('issues').where('id', '=', issueId).execute();
 }
@@ -350,11 +362,12 @@ export async function findReportOfProject(db: Kysely<DB>, projectId: string, rep
 
 /**
  * Puts a report in an issue: its row of `report_issues`, inserted if the grouper has not placed
- * it yet (it then skips it: grouping-queue.ts), else updated.
+ * it yet (it then skips it: grouping-queue.ts), else updated; its day counted in its new issue
+ * and out of `report.issue_id`, the one it had.
  */
 export async function setReportIssue(
   trx: Kysely<DB>,
-  report: { id: string; project_id: string; created_at: string | Date },
+  report: { id: string; project_id: string; created_at: string | Date; issue_id: string | null },
   issueId: string,
   reason: string,
 ): Promise<void> {
@@ -371,6 +384,10 @@ export async function setReportIssue(
       oc.column('report_id').doUpdateSet({ issue_id: issueId, issue_reason: reason }),
     )
     .execute();
+  const days = new IssueDayTally();
+  days.add(issueId, report.project_id, report.created_at);
+  if (report.issue_id) days.add(report.issue_id, report.project_id, report.created_at, -1);
+  await addIssueDays(trx, days);
 }
 
 export async function insertExemplar(

@@ -10,6 +10,7 @@ import {
 } from '../../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../../test/harness/test-server.js';
 import { bearer, call } from '../support/http.js';
+import { expectIssueDaysExact } from '../support/issue-days.js';
 import { SECRET_FIXTURES } from '../support/redaction-fixtures.js';
 import { type Browser, signUp } from '../support/session-client.js';
 
@@ -162,6 +163,11 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         const browser = browserFor(server, seeded.email, seeded.password, signin);
         const after = await answers(server, seeded, browser);
         expect(after).toEqual(before);
+        // The reports per issue and day came along, and still count the copied placements.
+        for (const id of seeded.projectIds) {
+          const days = await expectIssueDaysExact(server.ctx.db, id);
+          expect(Object.keys(days).length).toBeGreaterThan(0);
+        }
       } finally {
         await server.app.close();
         await server.ctx.close();

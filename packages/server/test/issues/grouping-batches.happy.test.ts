@@ -16,6 +16,7 @@ import type { DB } from '../../src/db/schema.js';
 import { inProcessBatches } from '../../src/issues/pipeline/batch-runner.js';
 import { groupBatch } from '../../src/issues/pipeline/group-batch.js';
 import { importReports } from '../../src/reports/write-path/index.js';
+import { expectIssueDaysExact } from '../support/issue-days.js';
 import { handedOver, openTenantDatabase, reportRow } from '../support/seed.js';
 
 /** The corpus's first reports, each sent 1 to 4 times in a row, a few of them again later. */
@@ -71,6 +72,7 @@ async function groupedIn(
     .orderBy('report_id')
     .execute();
   expect(placed).toHaveLength(rows.length);
+  await expectIssueDaysExact(db, tenant.projectId);
   // Issues by the order their first report came, whatever ids they were given.
   const order = new Map<string, number>();
   for (const p of placed) if (!order.has(p.issue_id!)) order.set(p.issue_id!, order.size);

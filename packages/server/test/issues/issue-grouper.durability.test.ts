@@ -26,6 +26,7 @@ import { Grouper } from '../../src/issues/pipeline/grouper.js';
 import { readGroupingProgress } from '../../src/issues/pipeline/grouping.repository.js';
 import { startGroupingThread } from '../../src/issues/pipeline/grouping-thread.js';
 import { call } from '../support/http.js';
+import { expectIssueDaysExact } from '../support/issue-days.js';
 
 /**
  * Every report is grouped exactly once, in report order, and grouping resumes
@@ -126,6 +127,7 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
       }),
     ).rejects.toThrow('crash before commit');
     expect(await projectState(ctx.db, t.projectId)).toMatchObject({ grouped: 21, counted: 21 });
+    await expectIssueDaysExact(ctx.db, t.projectId);
 
     const second = new Grouper(deps, { batchSize: 7, intervalMs: 20 });
     second.start();
@@ -143,6 +145,7 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
       counted: 50,
       perIssue: [16, 17, 17],
     });
+    await expectIssueDaysExact(ctx.db, t.projectId);
     const after = await readGroupingProgress(ctx.db);
     expect(Number(after.grouped_count) - before).toBe(50);
   });
@@ -220,6 +223,7 @@ describe.each(DIALECTS)('the grouper resumes exactly where it stopped on %s', (d
         counted: 150,
         perIssue: [50, 50, 50],
       });
+      await expectIssueDaysExact(db, t.projectId);
       const progress = await sql<{ n: number | string }>`
         select grouped_count as n from grouping_progress where id = 'default'
       `.execute(db);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../../test/harness/test-server.js';
 import { bearer, call } from '../support/http.js';
+import { expectIssueDaysExact } from '../support/issue-days.js';
 import { issueOf, issuesUrl, submit, triageKey } from '../support/issues-helpers.js';
 import { openSse } from '../support/sse-reader.js';
 
@@ -193,6 +194,7 @@ describe.each(DIALECTS)('issues on %s', (dialect) => {
     expect(IssueDetail.parse(merged.body)).toMatchObject({ id: ix, report_count: 3 });
     expect((await call(issuesUrl(server, t, `/${iy}`), { headers: bearer(key) })).status).toBe(404);
     expect(await issueOf(server, t, y)).toBe(ix);
+    await expectIssueDaysExact(server.ctx.db, t.projectId);
 
     // A report like the merged ones still lands in the merged issue (its candidate signature
     // is the target's, but the exemplar-free placeholder compares leading words): move z out.
@@ -205,6 +207,7 @@ describe.each(DIALECTS)('issues on %s', (dialect) => {
     expect(answer).toMatchObject({ ok: true, report_id: z, from_issue_id: ix });
     expect(answer.issue_id).not.toBe(ix);
     expect(await issueOf(server, t, z)).toBe(answer.issue_id);
+    await expectIssueDaysExact(server.ctx.db, t.projectId);
 
     // Remembered: the next report like z follows it into the new issue.
     const w = await submit(server, t, {
@@ -231,6 +234,7 @@ describe.each(DIALECTS)('issues on %s', (dialect) => {
       issue_id: ix,
       from_issue_id: answer.issue_id,
     });
+    await expectIssueDaysExact(server.ctx.db, t.projectId);
   });
 
   it('streams event: issue when an issue is created, changes status and regresses', async () => {

@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
+import { addIssueDays, IssueDayTally } from '../../src/issues/issue-days.repository.js';
 
-/** An issue with report_issues rows at the given times (what the grouper would have written). */
+/**
+ * An issue with report_issues rows at the given times and their days in issue_days (what the
+ * grouper would have written).
+ */
 export async function seedIssue(
   db: Kysely<DB>,
   projectId: string,
@@ -51,6 +55,9 @@ export async function seedIssue(
       .insertInto('report_issues')
       .values(rows.slice(i, i + 100))
       .execute();
+  const days = new IssueDayTally();
+  for (const at of times) days.add(id, projectId, at);
+  await addIssueDays(db, days);
   return id;
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { iso } from '../../db/wire-timestamp.js';
+import { addIssueDays, IssueDayTally } from '../issue-days.repository.js';
 
 /**
  * The SQL of merge records: what a merge took away (the merged issue's row and its reports, each
@@ -148,7 +149,8 @@ export async function restoreIssue(trx: Kysely<DB>, merge: MergeRecord, now: Dat
 
 /**
  * The merge's reports still in `intoId` go back to the merged issue with the reasons they had,
- * and the moves remembered for them follow.
+ * their days counted out of `intoId` into it (issue-days.repository.ts), and the moves
+ * remembered for them follow.
  */
 export async function takeBackReports(
   trx: Kysely<DB>,
@@ -158,16 +160,24 @@ export async function takeBackReports(
   const reasons = await trx
     .selectFrom('issue_merge_reports')
     .innerJoin('report_issues', 'report_issues.report_id', 'issue_merge_reports.report_id')
-    .select(['issue_merge_reports.report_id', 'issue_merge_reports.issue_reason'])
+    .select([
+      'issue_merge_reports.report_id',
+      'issue_merge_reports.issue_reason',
+      'report_issues.project_id',
+      'report_issues.created_at',
+    ])
     .where('issue_merge_reports.merge_id', '=', merge.id)
     .where('report_issues.issue_id', '=', intoId)
     .execute();
   // One statement per distinct reason: a merged issue's reports share a handful of them.
   const byReason = new Map<string | null, string[]>();
+  const days = new IssueDayTally();
   for (const row of reasons) {
     const ids = byReason.get(row.issue_reason) ?? [];
     ids.push(row.report_id);
     byReason.set(row.issue_reason, ids);
+    days.add(merge.issue_id, row.project_id, row.created_at);
+    days.add(intoId, row.project_id, row.created_at, -1);
   }
   for (const [reason, ids] of byReason) {
     for (let at = 0; at < ids.length; at += 500) {
@@ -179,6 +189,7 @@ export async function takeBackReports(
         .execute();
     }
   }
+  await addIssueDays(trx, days);
   await trx
     .updateTable('issue_exemplars')
     .set({ issue_id: merge.issue_id })

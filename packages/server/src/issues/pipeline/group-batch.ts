@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { ArrivalGrouper, Arrivals } from '../../reports/write-path/index.js';
 import type { IssueChangeHook } from '../issue-announcements.js';
+import { addIssueDays, IssueDayTally } from '../issue-days.repository.js';
 import {
   type Change,
   DEFAULT_ENGINE,
@@ -87,21 +88,22 @@ export async function groupBatch(
     return none;
   }
   const grouped = await groupReports(trx, reports, version, now, engine, cache);
-  await writeGrouped(trx, dialect, grouped, now, onChanges);
+  await writeGrouped(trx, dialect, grouped, reports, now, onChanges);
   await placeWaitingReports(trx, dialect, grouped.members, reports, take);
   return { grouped: reports.length, changes: grouped.changes, lastStoredAt: grouped.lastStoredAt };
 }
 
 /**
  * Writes what groupReports decided, in the caller's transaction under the progress row's lock:
- * the new issues, every touched issue's state, and the progress past the last report placed.
- * Placing the reports is the caller's: the queued reports' rows of `report_issues`
- * (grouping-queue.ts), or the arriving reports' insert.
+ * the new issues, every touched issue's state and reports per day, and the progress past the
+ * last report placed. Placing the reports is the caller's: the queued reports' rows of
+ * `report_issues` (grouping-queue.ts), or the arriving reports' insert.
  */
 async function writeGrouped(
   trx: Kysely<DB>,
   dialect: Dialect,
   grouped: Grouped,
+  reports: readonly ReportToGroup[],
   now: Date,
   onChanges?: IssueChangeHook,
 ): Promise<void> {
@@ -109,6 +111,7 @@ async function writeGrouped(
   // What else the new and reopened issues set off (an outbox row each), in this transaction.
   if (onChanges && grouped.changes.length > 0) await onChanges(trx, grouped.changes);
   await updateGroupedIssues(trx, dialect, grouped.updates, now);
+  await addIssueDays(trx, daysOf(grouped, reports));
   await addNearMisses(trx, grouped.nearMisses);
   const last = grouped.members[grouped.members.length - 1] as { reportId: string };
   await advanceGroupingProgress(
@@ -117,6 +120,25 @@ async function writeGrouped(
     grouped.members.length,
     now,
   );
+}
+
+/**
+ * The placements' reports per issue and UTC day. Members come in the order of the reports; a
+ * report found elsewhere is looked up by id.
+ */
+function daysOf(grouped: Grouped, reports: readonly ReportToGroup[]): IssueDayTally {
+  const days = new IssueDayTally();
+  let byId: Map<string, ReportToGroup> | undefined;
+  grouped.members.forEach((member, i) => {
+    let report = reports[i];
+    if (report?.id !== member.reportId) {
+      byId ??= new Map(reports.map((r) => [r.id, r]));
+      report = byId.get(member.reportId);
+    }
+    if (!report) throw new Error(`Placed a report the batch did not read (${member.reportId}).`);
+    days.add(member.issueId, report.project_id, report.created_at);
+  });
+  return days;
 }
 
 /**
@@ -171,6 +193,6 @@ async function groupArrivals(
   if (!progress || (await anyReportWaiting(trx, dialect, 'all'))) return null;
   const version = Number(progress.issues_version);
   const grouped = await groupReports(trx, reports, version, now, DEFAULT_ENGINE, cache);
-  await writeGrouped(trx, dialect, grouped, now, onChanges);
+  await writeGrouped(trx, dialect, grouped, reports, now, onChanges);
   return { placements: grouped.members, changes: grouped.changes };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../../../test/harness/databases.js';
 import { startTestServer, type TestServer } from '../../../../../test/harness/test-server.js';
 import { bearer, call } from '../../support/http.js';
+import { expectIssueDaysExact } from '../../support/issue-days.js';
 import { issueOf, issuesUrl, submit, triageKey } from '../../support/issues-helpers.js';
 
 /**
@@ -75,6 +76,7 @@ describe.each(DIALECTS)('unmerge on %s', (dialect) => {
       (await call(issuesUrl(server, t, `/${a}`), { headers: bearer(t.apiKey) })).body,
     );
     expect(merged.report_count).toBe(4);
+    await expectIssueDaysExact(server.ctx.db, t.projectId);
     const listed = MergedIssueList.parse(
       (await call(issuesUrl(server, t, `/${a}/merges`), { headers: bearer(t.apiKey) })).body,
     );
@@ -117,6 +119,7 @@ describe.each(DIALECTS)('unmerge on %s', (dialect) => {
       (await call(issuesUrl(server, t, `/${a}`), { headers: bearer(t.apiKey) })).body,
     );
     expect(rest.report_count).toBe(2);
+    await expectIssueDaysExact(server.ctx.db, t.projectId);
 
     // The rest: c comes back; nothing is left to split.
     const all = UnmergedIssue.parse(
@@ -130,6 +133,7 @@ describe.each(DIALECTS)('unmerge on %s', (dialect) => {
       headers: bearer(key),
     });
     expect(none.status).toBe(400);
+    await expectIssueDaysExact(server.ctx.db, t.projectId);
   });
 
   it('undoes a merge of a merge one level at a time', async () => {
@@ -158,6 +162,7 @@ describe.each(DIALECTS)('unmerge on %s', (dialect) => {
     );
     expect(second.restored.map((i) => [i.id, i.report_count])).toEqual([[x, 1]]);
     expect(await issueOf(server, t, ids[0]!)).toBe(x);
+    await expectIssueDaysExact(server.ctx.db, t.projectId);
   });
 
   async function reasons(t: Parameters<typeof issueOf>[1], reportIds: string[]) {
