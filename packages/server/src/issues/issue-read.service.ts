@@ -3,7 +3,6 @@ import {
   type IssueActivityList,
   type IssueDetail,
   type IssueList,
-  type IssueSummary,
   type ListIssuesQuery,
 } from '@debrief/protocol';
 import type { AppContext } from '../context.js';
@@ -25,7 +24,7 @@ import { countDaysOfIssues, countIssueDays } from './issue-days.repository.js';
 
 import { countIssuesInRange, listIssuesInRange } from './issue-range.repository.js';
 import { toIssueSummary } from './issue-wire.js';
-import { flagPossibleDuplicates } from './similar/possible-duplicates.js';
+import { findPossibleDuplicates } from './similar/possible-duplicates.js';
 
 const BREAKDOWN_LIMIT = 20;
 const ACTIVITY_LIMIT = 100;
@@ -68,27 +67,27 @@ export async function listIssues(
     : await countIssues(ctx.db, project.id, filters);
   const offset = (query.page - 1) * query.limit;
   const page = { offset, limit: query.limit };
-  let issues: IssueSummary[] = [];
-  if (offset < total && ranged) {
-    const rows = await listIssuesInRange(ctx.db, project.id, filters, range, query.sort, page);
-    issues = rows.map((row) => toIssueSummary(row, Number(row.range_count)));
-  } else if (offset < total) {
-    const rows = await listIssuesPage(ctx.db, project.id, filters, query.sort, page);
-    issues = rows.map((row) => toIssueSummary(row));
-  }
+  const rows =
+    offset >= total
+      ? []
+      : ranged
+        ? await listIssuesInRange(ctx.db, project.id, filters, range, query.sort, page)
+        : await listIssuesPage(ctx.db, project.id, filters, query.sort, page);
   const now = Date.now();
-  const ids = issues.map((issue) => issue.id);
+  const ids = rows.map((row) => row.id);
   const trendSince = new Date(startOfUtcDay(now - (ISSUE_TREND_DAYS - 1) * DAY_MS));
-  const [muted, trends] = await Promise.all([
+  const [muted, trends, duplicates] = await Promise.all([
     mutedIssueIds(ctx.db, project.id, ids, new Date(now)),
     countDaysOfIssues(ctx.db, project.id, ids, trendSince),
+    findPossibleDuplicates(ctx.db, project.id, rows),
   ]);
   return {
     project: { id: project.id, name: project.name },
-    issues: (await flagPossibleDuplicates(ctx.db, project.id, issues)).map((issue) => ({
-      ...issue,
-      muted: muted.has(issue.id),
-      trend: trends.get(issue.id) ?? [],
+    issues: rows.map((row) => ({
+      ...toIssueSummary(row, 'range_count' in row ? Number(row.range_count) : null),
+      possible_duplicate_of: duplicates.get(row.id) ?? null,
+      muted: muted.has(row.id),
+      trend: trends.get(row.id) ?? [],
     })),
     pagination: { page: query.page, limit: query.limit, total },
   };

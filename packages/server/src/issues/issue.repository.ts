@@ -58,6 +58,12 @@ export const SUMMARY_COLUMNS = [
   'sample_details',
 ] as const;
 
+/**
+ * A list page's columns: the summary, and what the possible-duplicate flag compares
+ * (similar/possible-duplicates.ts), read with the page instead of by a second statement.
+ */
+export const LIST_COLUMNS = [...SUMMARY_COLUMNS, 'kind', 'signature'] as const;
+
 export interface IssueFilters {
   /** undefined: every status. */
   status?: string;
@@ -126,7 +132,7 @@ function filtered(db: Kysely<DB>, shape: ListShape, p: ListParams) {
 /** The Issues view's two statements, compiled once per shape (db/compiled-shapes.ts). */
 const listQuery = compiledShapes((db: Kysely<DB>, shape: ListShape, p: ListParams) =>
   filtered(db, shape, p)
-    .select(SUMMARY_COLUMNS)
+    .select(LIST_COLUMNS)
     .orderBy(shape.sort === 'count' ? 'report_count' : shape.sort, 'desc')
     .orderBy('id', 'desc')
     .limit(p.limit)
@@ -174,7 +180,8 @@ export async function listIssuesPage(
   return (await db.executeQuery(listQuery(db, shape, params))).rows;
 }
 
-export type IssueRow = Awaited<ReturnType<typeof listIssuesPage>>[number];
+/** An issue as the list and its events show it (SUMMARY_COLUMNS). */
+export type IssueRow = Awaited<ReturnType<typeof listIssueRowsByIds>>[number];
 
 export async function countIssues(
   db: Kysely<DB>,
@@ -196,7 +203,7 @@ export async function findIssue(db: Kysely<DB>, projectId: string, issueId: stri
     .executeTakeFirst();
 }
 
-export async function listIssueRowsByIds(db: Kysely<DB>, ids: string[]): Promise<IssueRow[]> {
+export async function listIssueRowsByIds(db: Kysely<DB>, ids: string[]) {
   if (ids.length === 0) return [];
   return db.selectFrom('issues').select(SUMMARY_COLUMNS).where('id', 'in', ids).execute();
 }

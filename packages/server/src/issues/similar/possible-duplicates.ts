@@ -1,8 +1,7 @@
-import type { IssueSummary } from '@debrief/protocol';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { likeness, SUGGESTED_KINDS, signatureOf } from './likeness.js';
-import { listCandidatesOfPairs, listIssueKinds, listRejectedPairs } from './similar.repository.js';
+import { listCandidatesOfPairs, listRejectedPairs } from './similar.repository.js';
 
 /**
  * Per (tool, kind) of a list page, the most recently seen: the flag is a hint, and its cost must
@@ -10,23 +9,28 @@ import { listCandidatesOfPairs, listIssueKinds, listRejectedPairs } from './simi
  */
 const PAGE_CANDIDATES = 12;
 
+/** What the flag reads of a page's issue: the list reads it with the page (LIST_COLUMNS). */
+export interface FlaggedRow {
+  id: string;
+  tool_name: string | null;
+  kind: string;
+  signature: string;
+  report_count: number | string;
+}
+
 /**
  * The issues of a list page that are likely duplicates of a larger issue of the same tool and
- * kind (alike at least as much as a report must be to join: JOIN_THRESHOLD), with that issue's
- * id. Only the smaller of two is flagged (ties: the newer), so a pair shows once.
+ * kind (alike at least as much as a report must be to join: JOIN_THRESHOLD): issue id → that
+ * issue's id. Only the smaller of two is flagged (ties: the newer), so a pair shows once.
  */
-export async function flagPossibleDuplicates(
+export async function findPossibleDuplicates(
   db: Kysely<DB>,
   projectId: string,
-  issues: IssueSummary[],
-): Promise<IssueSummary[]> {
-  if (issues.length === 0) return issues;
-  const page = (
-    await listIssueKinds(
-      db,
-      issues.map((i) => i.id),
-    )
-  ).filter((row) => SUGGESTED_KINDS.has(row.kind));
+  rows: readonly FlaggedRow[],
+): Promise<Map<string, string>> {
+  const flags = new Map<string, string>();
+  const page = rows.filter((row) => SUGGESTED_KINDS.has(row.kind));
+  if (page.length === 0) return flags;
   const pairs = new Map<string, { toolName: string | null; kind: string }>();
   for (const row of page)
     pairs.set(`${row.kind}\u0000${row.tool_name ?? ''}`, {
@@ -44,7 +48,6 @@ export async function flagPossibleDuplicates(
   const rejectedPairs = new Set(rejected.map((p) => `${p.issue_a}\u0000${p.issue_b}`));
   const isRejected = (a: string, b: string) =>
     rejectedPairs.has(a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
-  const counts = new Map(issues.map((i) => [i.id, i.report_count]));
   // Each signature parsed once: a page compares each of its issues with up to PAGE_CANDIDATES.
   const parsed = new Map<string, ReturnType<typeof signatureOf>>();
   const signature = (row: { id: string; signature: string }) => {
@@ -55,9 +58,8 @@ export async function flagPossibleDuplicates(
     }
     return found;
   };
-  const flags = new Map<string, string>();
   for (const row of page) {
-    const members = counts.get(row.id) ?? 1;
+    const members = Number(row.report_count);
     let best: { id: string; score: number } | null = null;
     for (const other of candidates) {
       if (other.id === row.id || other.kind !== row.kind || other.tool_name !== row.tool_name)
@@ -76,5 +78,5 @@ export async function flagPossibleDuplicates(
     }
     if (best) flags.set(row.id, best.id);
   }
-  return issues.map((issue) => ({ ...issue, possible_duplicate_of: flags.get(issue.id) ?? null }));
+  return flags;
 }

@@ -72,15 +72,15 @@ export async function listCandidatesOfPairs(
   return (await db.executeQuery(candidatesOfPairs(db, shape, params))).rows;
 }
 
-/** The kind and tool of the issues of a page, for listCandidatesOfPairs. */
-export async function listIssueKinds(db: Kysely<DB>, ids: readonly string[]) {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('issues')
-    .select(['id', 'tool_name', 'kind', 'signature'])
-    .where('id', 'in', ids)
-    .execute();
+/** A page's ids as the bound values of a statement compiled per count of them. */
+function idParams(ids: readonly string[], params: Record<string, string> = {}) {
+  ids.forEach((id, i) => {
+    params[`i${i}`] = id;
+  });
+  return params;
 }
+const idsOf = (count: number, p: Record<string, string>) =>
+  Array.from({ length: count }, (_, i) => p[`i${i}`] as string);
 
 /** The issues a developer said are not the same problem as one of `ids`. */
 export async function listRejectedPairs(
@@ -89,13 +89,19 @@ export async function listRejectedPairs(
   ids: readonly string[],
 ): Promise<{ issue_a: string; issue_b: string }[]> {
   if (ids.length === 0) return [];
-  return db
+  const params = idParams(ids, { project: projectId });
+  return (await db.executeQuery(rejectedPairs(db, ids.length, params))).rows;
+}
+
+const rejectedPairs = compiledShapes((db: Kysely<DB>, count: number, p: Record<string, string>) =>
+  db
     .selectFrom('similar_rejections')
     .select(['issue_a', 'issue_b'])
-    .where('project_id', '=', projectId)
-    .where((eb) => eb.or([eb('issue_a', 'in', ids), eb('issue_b', 'in', ids)]))
-    .execute();
-}
+    .where('project_id', '=', p.project as string)
+    .where((eb) =>
+      eb.or([eb('issue_a', 'in', idsOf(count, p)), eb('issue_b', 'in', idsOf(count, p))]),
+    ),
+);
 
 export async function insertRejection(
   db: Kysely<DB>,
