@@ -6,6 +6,7 @@ import type { Database } from './db/database.js';
 import { openMigratedDatabase } from './db/migrate.js';
 import { StartupError } from './errors/startup-error.js';
 import { AnswerableIssues, createIssueAnswers } from './issues/agent-loop/index.js';
+import { IssueListExtras } from './issues/issue-list-extras.js';
 import { createGrouper } from './issues/pipeline/index.js';
 import { IngestKeyCache } from './keys/ingest-key-cache.js';
 import { apiKeyCache } from './keys/key.service.js';
@@ -158,6 +159,7 @@ export async function buildContext(
       deliverer: notifications.deliverer,
       issueAnswers,
       answerableIssues,
+      issueListExtras: new IssueListExtras(),
       apiKeys: apiKeyCache(db),
       ownedProjects: ownedProjectCache(db),
       sessions: sessionCache(db),

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { AnswerableIssues } from './issues/agent-loop/index.js';
+import type { IssueListExtras } from './issues/issue-list-extras.js';
 import type { Grouper } from './issues/pipeline/index.js';
 import type { ApiKeys } from './keys/key.service.js';
 import type { ForwardingSecrets } from './limits/forwarding/forwarding-secrets.js';
@@ -48,6 +49,8 @@ export interface AppContext {
   issueAnswers: IssueAnswerPort | null;
   /** Per project, the issues an agent may be told of; triage invalidates a project's. */
   answerableIssues: AnswerableIssues;
+  /** The issues list's per-row trend and possible-duplicate flag, kept per issue (issues/issue-list-extras.ts). */
+  issueListExtras: IssueListExtras;
   /** The secret API keys as read requests check them, kept a few seconds (keys/key.service.ts). */
   apiKeys: ApiKeys;
   /** Which account owns which project, kept a few seconds (projects/project.service.ts). */

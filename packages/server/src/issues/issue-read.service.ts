@@ -20,11 +20,10 @@ import {
   countIssueSources,
 } from './issue-breakdowns.repository.js';
 import { countsOfRow } from './issue-counts.js';
-import { countDaysOfIssues, countIssueDays } from './issue-days.repository.js';
+import { countIssueDays } from './issue-days.repository.js';
 
 import { countIssuesInRange, listIssuesInRange } from './issue-range.repository.js';
 import { toIssueSummary } from './issue-wire.js';
-import { findPossibleDuplicates } from './similar/possible-duplicates.js';
 
 const BREAKDOWN_LIMIT = 20;
 const ACTIVITY_LIMIT = 100;
@@ -76,18 +75,17 @@ export async function listIssues(
   const now = Date.now();
   const ids = rows.map((row) => row.id);
   const trendSince = new Date(startOfUtcDay(now - (ISSUE_TREND_DAYS - 1) * DAY_MS));
-  const [muted, trends, duplicates] = await Promise.all([
+  const [muted, extras] = await Promise.all([
     mutedIssueIds(ctx.db, project.id, ids, new Date(now)),
-    countDaysOfIssues(ctx.db, project.id, ids, trendSince),
-    findPossibleDuplicates(ctx.db, project.id, rows),
+    ctx.issueListExtras.of(ctx.db, project.id, rows, trendSince),
   ]);
   return {
     project: { id: project.id, name: project.name },
-    issues: rows.map((row) => ({
+    issues: rows.map((row, index) => ({
       ...toIssueSummary(row, 'range_count' in row ? Number(row.range_count) : null),
-      possible_duplicate_of: duplicates.get(row.id) ?? null,
+      possible_duplicate_of: extras[index]?.possibleDuplicateOf ?? null,
       muted: muted.has(row.id),
-      trend: trends.get(row.id) ?? [],
+      trend: extras[index]?.trend ?? [],
     })),
     pagination: { page: query.page, limit: query.limit, total },
   };

@@ -45,11 +45,14 @@ const ISSUE_ID = /^[0-9a-f]{32}$/;
  * on the wrong side of a move.
  */
 export async function underGroupingLock<T>(ctx: AppContext, work: (trx: Kysely<DB>) => Promise<T>) {
-  return ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx) => {
     await lockGroupingProgress(trx, ctx.database.dialect, { wait: true });
     await bumpIssuesVersion(trx);
     return work(trx);
   });
+  // Issues were merged, moved or renamed: the list's possible-duplicate flags are worked out again.
+  ctx.issueListExtras.forgetFlags();
+  return result;
 }
 
 /**

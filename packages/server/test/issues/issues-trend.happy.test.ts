@@ -89,4 +89,30 @@ describe.each(DIALECTS)('issues list trend on %s', (dialect) => {
     const second = await list('?sort=last_seen&limit=1&page=2');
     expect(second.issues.map((issue) => [issue.id, issue.trend.length])).toEqual([[ids.alpha, 2]]);
   });
+
+  it('keeps a trend until its issue gains a report, then reads the days again', async () => {
+    const trendOf = async (id: string) =>
+      (await list('?sort=count')).issues.find((issue) => issue.id === id)?.trend;
+    const before = await trendOf(ids.beta);
+    // A change of the rollup alone (no report placed): the kept trend is still the answer.
+    await server.ctx.db
+      .updateTable('issue_days')
+      .set({ count: 40 })
+      .where('issue_id', '=', ids.beta)
+      .where('day', '=', dayOf(3))
+      .execute();
+    expect(await trendOf(ids.beta)).toEqual(before);
+    // A report placed changes the issue's count: its days are read again, the change above too.
+    const added = await seedReport(server.ctx.db, t.projectId, {
+      outcome: 'failure',
+      at: new Date(Math.max(today, Date.now() - 500)).toISOString(),
+      tool_name: 'beta',
+      details: 'beta breaks: the call times out after 30 s',
+    });
+    expect(await issueOf(server, t, added, 10_000)).toBe(ids.beta);
+    expect(await trendOf(ids.beta)).toEqual([
+      { day: dayOf(3), count: 40 },
+      { day: dayOf(0), count: 2 },
+    ]);
+  });
 });

@@ -74,5 +74,6 @@ export async function rejectSimilar(
     );
   }
   await insertRejection(ctx.db, project.id, issueId, otherId, new Date());
+  ctx.issueListExtras.forgetFlags();
   return { ok: true, issue_id: issueId, rejected_issue_id: otherId };
 }
