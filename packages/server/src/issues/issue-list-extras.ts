@@ -49,8 +49,9 @@ export class IssueListExtras {
   ): Promise<RowExtras[]> {
     const now = this.clock();
     const since = trendSince.toISOString().slice(0, 10);
+    // The last report as stored (SQLite's text, PostgreSQL's Date): compared, never parsed.
     const trendKey = (row: ListedRow) =>
-      `${row.report_count}:${new Date(row.last_seen).getTime()}:${since}`;
+      `${row.report_count}:${row.last_seen instanceof Date ? row.last_seen.getTime() : row.last_seen}:${since}`;
     const trendsMissing = rows.filter((row) => this.#trends.get(row.id)?.key !== trendKey(row));
     const flagsMissing = rows.filter((row) => {
       const kept = this.#flags.get(row.id);
