@@ -49,6 +49,15 @@ export async function findStaleIssue(db: Kysely<DB>, issueId: string, version: n
     .executeTakeFirst();
 }
 
+/** What a refresh reads of a report: its text, and when (the order of its reports). */
+const REFRESH_REPORT_COLUMNS = [
+  'reports.id',
+  'reports.created_at',
+  'reports.outcome',
+  'reports.tool_name',
+  'reports.details',
+] as const;
+
 /** An issue's `limit` most recent reports (through its index of report_issues), newest first. */
 export async function listRecentIssueReports(
   db: Kysely<DB>,
@@ -59,13 +68,7 @@ export async function listRecentIssueReports(
   return db
     .selectFrom('report_issues')
     .innerJoin('reports', 'reports.id', 'report_issues.report_id')
-    .select([
-      'reports.id',
-      'reports.created_at',
-      'reports.outcome',
-      'reports.tool_name',
-      'reports.details',
-    ])
+    .select(REFRESH_REPORT_COLUMNS)
     .where('report_issues.project_id', '=', projectId)
     .where('report_issues.issue_id', '=', issueId)
     .orderBy('report_issues.created_at', 'desc')
@@ -113,13 +116,7 @@ export async function listRecentMergeReports(
   return db
     .selectFrom('issue_merge_reports')
     .innerJoin('reports', 'reports.id', 'issue_merge_reports.report_id')
-    .select([
-      'reports.id',
-      'reports.created_at',
-      'reports.outcome',
-      'reports.tool_name',
-      'reports.details',
-    ])
+    .select(REFRESH_REPORT_COLUMNS)
     .where('issue_merge_reports.merge_id', '=', mergeId)
     .orderBy('issue_merge_reports.report_id', 'desc')
     .limit(limit)
