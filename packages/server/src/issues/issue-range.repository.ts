@@ -4,7 +4,7 @@ import {
   containsPattern,
   type IssueFilters,
   type IssueSort,
-  LIST_COLUMNS,
+  SUMMARY_COLUMNS,
   titleMatch,
 } from './issue.repository.js';
 
@@ -37,7 +37,7 @@ export interface IssueRange {
   before?: Date;
 }
 
-const QUALIFIED = LIST_COLUMNS.map((column) => `issues.${column}` as const);
+const QUALIFIED = SUMMARY_COLUMNS.map((column) => `issues.${column}` as const);
 
 /** The project's issues that pass the filters and could have a report in the range. */
 function filteredIssues(

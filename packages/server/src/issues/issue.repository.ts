@@ -58,12 +58,6 @@ export const SUMMARY_COLUMNS = [
   'sample_details',
 ] as const;
 
-/**
- * A list page's columns: the summary, and what the possible-duplicate flag compares
- * (similar/possible-duplicates.ts), read with the page instead of by a second statement.
- */
-export const LIST_COLUMNS = [...SUMMARY_COLUMNS, 'kind', 'signature'] as const;
-
 export interface IssueFilters {
   /** undefined: every status. */
   status?: string;
@@ -132,7 +126,7 @@ function filtered(db: Kysely<DB>, shape: ListShape, p: ListParams) {
 /** The Issues view's two statements, compiled once per shape (db/compiled-shapes.ts). */
 const listQuery = compiledShapes((db: Kysely<DB>, shape: ListShape, p: ListParams) =>
   filtered(db, shape, p)
-    .select(LIST_COLUMNS)
+    .select(SUMMARY_COLUMNS)
     .orderBy(shape.sort === 'count' ? 'report_count' : shape.sort, 'desc')
     .orderBy('id', 'desc')
     .limit(p.limit)

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { likeness, SUGGESTED_KINDS, signatureOf } from './likeness.js';
-import { listCandidatesOfPairs, listRejectedPairs } from './similar.repository.js';
+import { listCandidatesOfPairs, listIssueKinds, listRejectedPairs } from './similar.repository.js';
 
 /**
  * Per (tool, kind) of a list page, the most recently seen: the flag is a hint, and its cost must
@@ -9,12 +9,9 @@ import { listCandidatesOfPairs, listRejectedPairs } from './similar.repository.j
  */
 const PAGE_CANDIDATES = 12;
 
-/** What the flag reads of a page's issue: the list reads it with the page (LIST_COLUMNS). */
+/** What the flag takes of a page's issue; its kind, tool and signature are read for it. */
 export interface FlaggedRow {
   id: string;
-  tool_name: string | null;
-  kind: string;
-  signature: string;
   report_count: number | string;
 }
 
@@ -29,8 +26,14 @@ export async function findPossibleDuplicates(
   rows: readonly FlaggedRow[],
 ): Promise<Map<string, string>> {
   const flags = new Map<string, string>();
-  const page = rows.filter((row) => SUGGESTED_KINDS.has(row.kind));
-  if (page.length === 0) return flags;
+  if (rows.length === 0) return flags;
+  const counts = new Map(rows.map((row) => [row.id, Number(row.report_count)]));
+  const page = (
+    await listIssueKinds(
+      db,
+      rows.map((row) => row.id),
+    )
+  ).filter((row) => SUGGESTED_KINDS.has(row.kind));
   const pairs = new Map<string, { toolName: string | null; kind: string }>();
   for (const row of page)
     pairs.set(`${row.kind}\u0000${row.tool_name ?? ''}`, {
@@ -59,7 +62,7 @@ export async function findPossibleDuplicates(
     return found;
   };
   for (const row of page) {
-    const members = Number(row.report_count);
+    const members = counts.get(row.id) ?? 1;
     let best: { id: string; score: number } | null = null;
     for (const other of candidates) {
       if (other.id === row.id || other.kind !== row.kind || other.tool_name !== row.tool_name)

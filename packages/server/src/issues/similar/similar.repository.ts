@@ -72,6 +72,19 @@ export async function listCandidatesOfPairs(
   return (await db.executeQuery(candidatesOfPairs(db, shape, params))).rows;
 }
 
+/** The kind, tool and signature of some issues of a page, for listCandidatesOfPairs. */
+export async function listIssueKinds(db: Kysely<DB>, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return (await db.executeQuery(issueKinds(db, ids.length, idParams(ids)))).rows;
+}
+
+const issueKinds = compiledShapes((db: Kysely<DB>, count: number, p: Record<string, string>) =>
+  db
+    .selectFrom('issues')
+    .select(['id', 'tool_name', 'kind', 'signature'])
+    .where('id', 'in', idsOf(count, p)),
+);
+
 /** A page's ids as the bound values of a statement compiled per count of them. */
 function idParams(ids: readonly string[], params: Record<string, string> = {}) {
   ids.forEach((id, i) => {
