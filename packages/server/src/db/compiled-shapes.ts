@@ -90,3 +90,22 @@ function compileShape<S, P extends Record<string, unknown>, O>(
   });
   return { compiled, slots };
 }
+
+/**
+ * A list of values (the ids of a page) as one bound parameter each, `i0`, `i1`…, into `params`:
+ * a statement compiled per count of them (the shape) places them with `boundIds`.
+ */
+export function bindIds(
+  ids: readonly string[],
+  params: Record<string, string> = {},
+): Record<string, string> {
+  ids.forEach((id, i) => {
+    params[`i${i}`] = id;
+  });
+  return params;
+}
+
+/** The `count` ids bindIds placed, inside a shape's builder. */
+export function boundIds(count: number, params: Record<string, string>): string[] {
+  return Array.from({ length: count }, (_, i) => params[`i${i}`] as string);
+}

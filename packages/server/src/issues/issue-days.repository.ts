@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { compiledShapes } from '../db/compiled-shapes.js';
+import { bindIds, boundIds, compiledShapes } from '../db/compiled-shapes.js';
 import { type DB, toDate } from '../db/schema.js';
 import { iso } from '../db/wire-timestamp.js';
 import { DAY_MS } from '../time/utc-time.js';
@@ -155,15 +155,7 @@ export async function countIssueDays(
   issueId: string,
   from: Date,
 ): Promise<{ day: string; count: number }[]> {
-  const rows = await db
-    .selectFrom('issue_days')
-    .select(['day', 'count'])
-    .where('issue_id', '=', issueId)
-    .where('day', '>=', utcDayOf(from))
-    .where('project_id', '=', projectId)
-    .orderBy('day')
-    .execute();
-  return rows.map((row) => ({ day: row.day, count: Number(row.count) }));
+  return (await countDaysOfIssues(db, projectId, [issueId], from)).get(issueId) ?? [];
 }
 
 /** The statement of countDaysOfIssues, compiled once per count of issues (a page holds ≤ 100). */
@@ -171,11 +163,7 @@ const daysOfIssues = compiledShapes((db: Kysely<DB>, count: number, p: Record<st
   db
     .selectFrom('issue_days')
     .select(['issue_id', sql<string>`string_agg(day || ' ' || count, ' ')`.as('days')])
-    .where(
-      'issue_id',
-      'in',
-      Array.from({ length: count }, (_, i) => p[`i${i}`] as string),
-    )
+    .where('issue_id', 'in', boundIds(count, p))
     .where('day', '>=', p.from as string)
     .where('project_id', '=', p.project as string)
     .groupBy('issue_id'),
@@ -196,10 +184,7 @@ export async function countDaysOfIssues(
 ): Promise<Map<string, { day: string; count: number }[]>> {
   const byIssue = new Map<string, { day: string; count: number }[]>();
   if (issueIds.length === 0) return byIssue;
-  const params: Record<string, string> = { project: projectId, from: utcDayOf(from) };
-  issueIds.forEach((id, i) => {
-    params[`i${i}`] = id;
-  });
+  const params = bindIds(issueIds, { project: projectId, from: utcDayOf(from) });
   const { rows } = await db.executeQuery(daysOfIssues(db, issueIds.length, params));
   for (const row of rows) {
     const parts = row.days.split(' ');

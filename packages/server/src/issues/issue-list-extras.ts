@@ -19,7 +19,7 @@ export interface RowExtras {
  * depends on other issues (the candidates it is compared with). A triage change made here
  * drops every flag at once (`forgetFlags`); one made on another instance shows within this.
  */
-export const FLAG_FRESH_MS = 5_000;
+const FLAG_FRESH_MS = 5_000;
 /** Rows kept at once; past it, the cache starts afresh (a burst of projects). */
 const MAX_ROWS = 100_000;
 
@@ -78,9 +78,10 @@ export class IssueListExtras {
         at: now,
         of: flags?.get(row.id) ?? null,
       });
+    // Every row's are kept by now: the writes above follow the reads with no await between.
     return rows.map((row) => ({
-      trend: this.#trends.get(row.id)?.trend ?? trends?.get(row.id) ?? [],
-      possibleDuplicateOf: this.#flags.get(row.id)?.of ?? flags?.get(row.id) ?? null,
+      trend: this.#trends.get(row.id)?.trend ?? [],
+      possibleDuplicateOf: this.#flags.get(row.id)?.of ?? null,
     }));
   }
 

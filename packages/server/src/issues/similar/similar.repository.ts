@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { compiledShapes } from '../../db/compiled-shapes.js';
+import { bindIds, boundIds, compiledShapes } from '../../db/compiled-shapes.js';
 import type { DB } from '../../db/schema.js';
 import { SUMMARY_COLUMNS } from '../issue.repository.js';
 
@@ -75,25 +75,15 @@ export async function listCandidatesOfPairs(
 /** The kind, tool and signature of some issues of a page, for listCandidatesOfPairs. */
 export async function listIssueKinds(db: Kysely<DB>, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  return (await db.executeQuery(issueKinds(db, ids.length, idParams(ids)))).rows;
+  return (await db.executeQuery(issueKinds(db, ids.length, bindIds(ids)))).rows;
 }
 
 const issueKinds = compiledShapes((db: Kysely<DB>, count: number, p: Record<string, string>) =>
   db
     .selectFrom('issues')
     .select(['id', 'tool_name', 'kind', 'signature'])
-    .where('id', 'in', idsOf(count, p)),
+    .where('id', 'in', boundIds(count, p)),
 );
-
-/** A page's ids as the bound values of a statement compiled per count of them. */
-function idParams(ids: readonly string[], params: Record<string, string> = {}) {
-  ids.forEach((id, i) => {
-    params[`i${i}`] = id;
-  });
-  return params;
-}
-const idsOf = (count: number, p: Record<string, string>) =>
-  Array.from({ length: count }, (_, i) => p[`i${i}`] as string);
 
 /** The issues a developer said are not the same problem as one of `ids`. */
 export async function listRejectedPairs(
@@ -102,7 +92,7 @@ export async function listRejectedPairs(
   ids: readonly string[],
 ): Promise<{ issue_a: string; issue_b: string }[]> {
   if (ids.length === 0) return [];
-  const params = idParams(ids, { project: projectId });
+  const params = bindIds(ids, { project: projectId });
   return (await db.executeQuery(rejectedPairs(db, ids.length, params))).rows;
 }
 
@@ -112,7 +102,7 @@ const rejectedPairs = compiledShapes((db: Kysely<DB>, count: number, p: Record<s
     .select(['issue_a', 'issue_b'])
     .where('project_id', '=', p.project as string)
     .where((eb) =>
-      eb.or([eb('issue_a', 'in', idsOf(count, p)), eb('issue_b', 'in', idsOf(count, p))]),
+      eb.or([eb('issue_a', 'in', boundIds(count, p)), eb('issue_b', 'in', boundIds(count, p))]),
     ),
 );
 
