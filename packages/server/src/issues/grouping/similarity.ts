@@ -241,27 +241,28 @@ function isField(term: string): boolean {
 /** The share of an issue's reports that hold its most frequent lower-case code, as codeShareOf. */
 const fieldShares = new WeakMap<Signature, number>();
 function fieldShareOf(issue: Signature): number {
-  let most = fieldShares.get(issue);
-  if (most === undefined) {
-    let top = 0;
-    for (const term of Object.keys(issue.terms))
-      if (isField(term)) top = Math.max(top, issue.terms[term] as number);
-    most = top / issue.members;
-    fieldShares.set(issue, most);
-  }
-  return most;
+  return topShareOf(issue, isField, fieldShares);
 }
 
 /** The share of an issue's reports that hold its most frequent code term, remembered per signature. */
 const codeShares = new WeakMap<Signature, number>();
 function codeShareOf(issue: Signature): number {
-  let most = codeShares.get(issue);
+  return topShareOf(issue, isCode, codeShares);
+}
+
+/** The share of an issue's reports that hold its most frequent term of a kind, remembered in `kept`. */
+function topShareOf(
+  issue: Signature,
+  isOfKind: (term: string) => boolean,
+  kept: WeakMap<Signature, number>,
+): number {
+  let most = kept.get(issue);
   if (most === undefined) {
     let top = 0;
     for (const term of Object.keys(issue.terms))
-      if (isCode(term)) top = Math.max(top, issue.terms[term] as number);
+      if (isOfKind(term)) top = Math.max(top, issue.terms[term] as number);
     most = top / issue.members;
-    codeShares.set(issue, most);
+    kept.set(issue, most);
   }
   return most;
 }
